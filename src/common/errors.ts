@@ -1,0 +1,87 @@
+import { HttpStatus } from '@nestjs/common';
+
+/** The stable error codes of the contract (docs/api-decisions.md). */
+export enum ErrorCode {
+  VALIDATION_ERROR = 'VALIDATION_ERROR',
+  UNAUTHORIZED = 'UNAUTHORIZED',
+  NOT_FOUND = 'NOT_FOUND',
+  CONFLICT = 'CONFLICT',
+  PAYLOAD_TOO_LARGE = 'PAYLOAD_TOO_LARGE',
+  UNSUPPORTED_MEDIA_TYPE = 'UNSUPPORTED_MEDIA_TYPE',
+  RATE_LIMITED = 'RATE_LIMITED',
+  INTERNAL_ERROR = 'INTERNAL_ERROR',
+  /** Only from /health/ready, outside the API. */
+  SERVICE_UNAVAILABLE = 'SERVICE_UNAVAILABLE',
+}
+
+export interface FieldError {
+  field: string;
+  message: string;
+}
+
+/** An error a client caused or may act on; the exception filter turns it into the error envelope. */
+export class AppError extends Error {
+  constructor(
+    readonly status: HttpStatus,
+    readonly code: ErrorCode,
+    message: string,
+    readonly details?: FieldError[],
+  ) {
+    super(message);
+  }
+}
+
+export class ValidationError extends AppError {
+  constructor(message: string, details?: FieldError[]) {
+    super(HttpStatus.BAD_REQUEST, ErrorCode.VALIDATION_ERROR, message, details);
+  }
+
+  static forField(field: string, message: string): ValidationError {
+    return new ValidationError(message, [{ field, message }]);
+  }
+}
+
+export class NotFoundError extends AppError {
+  constructor(resource: string) {
+    super(HttpStatus.NOT_FOUND, ErrorCode.NOT_FOUND, `${resource} not found`);
+  }
+}
+
+export class ConflictError extends AppError {
+  constructor(message: string) {
+    super(HttpStatus.CONFLICT, ErrorCode.CONFLICT, message);
+  }
+}
+
+export class UnauthorizedError extends AppError {
+  constructor(message = 'Missing or invalid API key') {
+    super(HttpStatus.UNAUTHORIZED, ErrorCode.UNAUTHORIZED, message);
+  }
+}
+
+export class RateLimitedError extends AppError {
+  constructor() {
+    super(HttpStatus.TOO_MANY_REQUESTS, ErrorCode.RATE_LIMITED, 'Rate limit exceeded, retry after the window resets');
+  }
+}
+
+export class PayloadTooLargeError extends AppError {
+  constructor() {
+    super(HttpStatus.PAYLOAD_TOO_LARGE, ErrorCode.PAYLOAD_TOO_LARGE, 'Request body exceeds 1 MiB');
+  }
+}
+
+export class UnsupportedMediaTypeError extends AppError {
+  constructor() {
+    super(HttpStatus.UNSUPPORTED_MEDIA_TYPE, ErrorCode.UNSUPPORTED_MEDIA_TYPE, 'Request body must be application/json');
+  }
+}
+
+export interface ErrorBody {
+  success: false;
+  error: { message: string; code: ErrorCode; details?: FieldError[] };
+}
+
+export function errorBody(code: ErrorCode, message: string, details?: FieldError[]): ErrorBody {
+  return { success: false, error: details ? { message, code, details } : { message, code } };
+}

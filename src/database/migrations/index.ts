@@ -1,0 +1,5 @@
+import { Foundation1763762400000 } from './1763762400000-foundation';
+import { EmployeesSkillsRatings1763762500000 } from './1763762500000-employees-skills-ratings';
+
+/** Every migration in order; listed rather than globbed so ts-node, Jest and dist load the same set. */
+export const MIGRATIONS = [Foundation1763762400000, EmployeesSkillsRatings1763762500000];

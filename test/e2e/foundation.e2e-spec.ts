@@ -1,0 +1,160 @@
+import { NestExpressApplication } from '@nestjs/platform-express';
+import request from 'supertest';
+import { ApiKeysService } from '../../src/auth/api-keys.service';
+import { createTenant, createTestApp, TestTenant } from '../support/app';
+import { ProbeModule } from '../support/probe.module';
+
+describe('foundation: auth, envelope and errors', () => {
+  let app: NestExpressApplication;
+  let tenant: TestTenant;
+
+  beforeAll(async () => {
+    app = await createTestApp({}, [ProbeModule]);
+    tenant = await createTenant(app);
+  });
+  afterAll(() => app.close());
+
+  const http = () => request(app.getHttpServer());
+
+  describe('API key guard', () => {
+    it('accepts a valid key and hands its organisation to the controller', async () => {
+      const response = await http().get('/api/v1/probe').set('Authorization', tenant.bearer).expect(200);
+      expect(response.body).toEqual({ success: true, data: { organisationId: tenant.organisationId } });
+    });
+
+    it('accepts the scheme word in any case', async () => {
+      await http().get('/api/v1/probe').set('Authorization', `bEaReR ${tenant.key}`).expect(200);
+    });
+
+    it.each([
+      ['missing', undefined],
+      ['malformed', `Token ${'x'.repeat(10)}`],
+      ['without a key', 'Bearer '],
+      ['unknown', 'Bearer sk_unknownunknownunknown'],
+    ])('refuses a %s key with 401 UNAUTHORIZED', async (_case, header) => {
+      const call = http().get('/api/v1/probe');
+      if (header !== undefined) call.set('Authorization', header);
+      const response = await call.expect(401);
+      expect(response.body).toEqual({
+        success: false,
+        error: { message: expect.any(String), code: 'UNAUTHORIZED' },
+      });
+    });
+
+    it('refuses a revoked key within 5 seconds', async () => {
+      const other = await createTenant(app);
+      await http().get('/api/v1/probe').set('Authorization', other.bearer).expect(200);
+      await app.get(ApiKeysService).revoke(other.keyId);
+      const deadline = Date.now() + 5000;
+      let status = 200;
+      while (status !== 401 && Date.now() < deadline) {
+        status = (await http().get('/api/v1/probe').set('Authorization', other.bearer)).status;
+        if (status !== 401) await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+      expect(status).toBe(401);
+    });
+  });
+
+  describe('envelope and errors', () => {
+    it('wraps a page with meta beside data', async () => {
+      const response = await http().get('/api/v1/probe/page?page=2&limit=20').set('Authorization', tenant.bearer);
+      expect(response.status).toBe(200);
+      expect(response.body).toEqual({
+        success: true,
+        data: [{ n: 1 }],
+        meta: { total: 41, page: 2, limit: 20, totalPages: 3, hasNextPage: true, hasPrevPage: true },
+      });
+    });
+
+    it.each(['0', '-1', 'abc', '1.5'])('rejects page=%s with 400', async (page) => {
+      const response = await http().get(`/api/v1/probe/page?page=${page}`).set('Authorization', tenant.bearer);
+      expect(response.status).toBe(400);
+      expect(response.body.error.code).toBe('VALIDATION_ERROR');
+      expect(response.body.error.details).toEqual([expect.objectContaining({ field: 'page' })]);
+    });
+
+    it.each(['0', '101', 'x'])('rejects limit=%s with 400', async (limit) => {
+      const response = await http().get(`/api/v1/probe/page?limit=${limit}`).set('Authorization', tenant.bearer);
+      expect(response.status).toBe(400);
+      expect(response.body.error.details[0].field).toBe('limit');
+    });
+
+    it('answers an unknown route with the NOT_FOUND envelope', async () => {
+      const response = await http().get('/api/v1/no-such-thing').set('Authorization', tenant.bearer).expect(404);
+      expect(response.body).toEqual({ success: false, error: { message: expect.any(String), code: 'NOT_FOUND' } });
+    });
+
+    it('answers a malformed path id with 404, not 400 or 500', async () => {
+      const response = await http().get('/api/v1/probe/items/not-a-uuid').set('Authorization', tenant.bearer);
+      expect(response.status).toBe(404);
+      expect(response.body.error.code).toBe('NOT_FOUND');
+    });
+
+    it('names every invalid field and rejects unknown fields', async () => {
+      const response = await http()
+        .post('/api/v1/probe/echo')
+        .set('Authorization', tenant.bearer)
+        .send({ name: 'far too long a name', count: 'x', extra: true })
+        .expect(400);
+      expect(response.body.error.code).toBe('VALIDATION_ERROR');
+      const fields = response.body.error.details.map((detail: { field: string }) => detail.field).sort();
+      expect(fields).toEqual(['count', 'extra', 'name']);
+    });
+
+    it('rejects malformed JSON with 400', async () => {
+      const response = await http()
+        .post('/api/v1/probe/echo')
+        .set('Authorization', tenant.bearer)
+        .set('Content-Type', 'application/json')
+        .send('{"name": ')
+        .expect(400);
+      expect(response.body.error.code).toBe('VALIDATION_ERROR');
+    });
+
+    it('rejects a JSON body that is not an object with 400', async () => {
+      const response = await http()
+        .post('/api/v1/probe/echo')
+        .set('Authorization', tenant.bearer)
+        .set('Content-Type', 'application/json')
+        .send('[1,2]')
+        .expect(400);
+      expect(response.body.error.code).toBe('VALIDATION_ERROR');
+    });
+
+    it('rejects a body that is not application/json with 415', async () => {
+      const response = await http()
+        .post('/api/v1/probe/echo')
+        .set('Authorization', tenant.bearer)
+        .set('Content-Type', 'text/plain')
+        .send('name=x')
+        .expect(415);
+      expect(response.body.error.code).toBe('UNSUPPORTED_MEDIA_TYPE');
+    });
+
+    it('rejects a body over 1 MiB with 413', async () => {
+      const response = await http()
+        .post('/api/v1/probe/echo')
+        .set('Authorization', tenant.bearer)
+        .set('Content-Type', 'application/json')
+        .send(JSON.stringify({ name: 'x'.repeat(1024 * 1024) }))
+        .expect(413);
+      expect(response.body.error.code).toBe('PAYLOAD_TOO_LARGE');
+    });
+
+    it('hides the cause of an unexpected error behind a generic 500', async () => {
+      const response = await http().get('/api/v1/probe/crash').set('Authorization', tenant.bearer).expect(500);
+      expect(response.body).toEqual({
+        success: false,
+        error: { message: 'Internal server error', code: 'INTERNAL_ERROR' },
+      });
+      expect(JSON.stringify(response.body)).not.toContain('secret_table');
+    });
+
+    it('echoes a given X-Request-Id and makes one otherwise', async () => {
+      const given = await http().get('/health/live').set('X-Request-Id', 'abc-123');
+      expect(given.headers['x-request-id']).toBe('abc-123');
+      const made = await http().get('/health/live');
+      expect(made.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    });
+  });
+});

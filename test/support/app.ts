@@ -1,0 +1,57 @@
+import { ModuleMetadata } from '@nestjs/common';
+import { NestExpressApplication } from '@nestjs/platform-express';
+import { DataSource } from 'typeorm';
+import { createApp } from '../../src/app.factory';
+import { ApiKeysService } from '../../src/auth/api-keys.service';
+import { OrganisationsService } from '../../src/auth/organisations.service';
+import { AppConfig, loadConfig } from '../../src/config/config';
+
+/** A fixed key for encrypting webhook secrets in tests. */
+export const TEST_WEBHOOK_SECRET_KEY = '0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef';
+
+export function testConfig(overrides: Partial<AppConfig> = {}): AppConfig {
+  const databaseUrl = process.env.TEST_DATABASE_URL;
+  if (!databaseUrl) throw new Error('TEST_DATABASE_URL is set by the global setup');
+  return {
+    ...loadConfig({
+      DATABASE_URL: databaseUrl,
+      WEBHOOK_SECRET_KEY: TEST_WEBHOOK_SECRET_KEY,
+      LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent',
+      // High enough that no test meets it unless it means to.
+      RATE_LIMIT_PER_MINUTE: '100000',
+      WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+    }),
+    ...overrides,
+  };
+}
+
+/** The real application, on the test database, initialised but not listening (supertest drives it). */
+export async function createTestApp(
+  overrides: Partial<AppConfig> = {},
+  extraImports: ModuleMetadata['imports'] = [],
+): Promise<NestExpressApplication> {
+  const config = testConfig(overrides);
+  const runtime = { config, databaseUrl: config.databaseUrl!, poolSize: 4, embedded: false, close: async () => {} };
+  const app = await createApp(runtime, extraImports);
+  await app.init();
+  return app;
+}
+
+export interface TestTenant {
+  organisationId: string;
+  key: string;
+  keyId: string;
+  /** The Authorization header value. */
+  bearer: string;
+}
+
+/** A fresh organisation with one key: each test file makes its own, so files never see each other's rows. */
+export async function createTenant(app: NestExpressApplication, name = 'Org'): Promise<TestTenant> {
+  const organisation = await app.get(OrganisationsService).create(`${name} ${Math.random().toString(36).slice(2)}`);
+  const created = await app.get(ApiKeysService).create(organisation.id, 'test');
+  return { organisationId: organisation.id, key: created.key, keyId: created.id, bearer: `Bearer ${created.key}` };
+}
+
+export function dataSourceOf(app: NestExpressApplication): DataSource {
+  return app.get(DataSource);
+}
