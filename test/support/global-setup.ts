@@ -7,16 +7,19 @@ import { DataSource } from 'typeorm';
 import { createDataSourceOptions } from '../../src/database/data-source-options';
 import { startEmbeddedDatabase } from '../../src/database/embedded-database';
 
-const LOCAL_TEST_DATABASE = 'postgres://postgres@127.0.0.1:5432/skills_test';
-
 /**
- * Picks the database for the whole run and migrates it once: TEST_DATABASE_URL, else a local
- * PostgreSQL on 127.0.0.1:5432, else the embedded database in a temporary directory.
- * A real server's database is dropped and made anew, and only when its name says "test".
+ * Picks the database for the whole run and migrates it once: TEST_DATABASE_URL, else a database of
+ * this run's own on a local PostgreSQL (dropped afterwards, so parallel runs never meet), else the
+ * embedded database in a temporary directory. A server's database is dropped and made anew first,
+ * and only when its name says "test".
  */
 export default async function globalSetup(): Promise<void> {
   process.env.LOG_LEVEL ??= 'silent';
-  let url = process.env.TEST_DATABASE_URL ?? ((await isListening(5432)) ? LOCAL_TEST_DATABASE : undefined);
+  let url = process.env.TEST_DATABASE_URL;
+  if (!url && (await isListening(5432))) {
+    url = `postgres://postgres@127.0.0.1:5432/skills_test_${process.pid}`;
+    (globalThis as { ownTestDatabase?: string }).ownTestDatabase = url;
+  }
   if (url) {
     await recreateDatabase(url);
   } else {
@@ -30,7 +33,8 @@ export default async function globalSetup(): Promise<void> {
   await dataSource.destroy();
 }
 
-async function recreateDatabase(url: string): Promise<void> {
+/** Drops the database and, unless only dropping, creates it empty. */
+export async function recreateDatabase(url: string, drop = false): Promise<void> {
   const name = decodeURIComponent(new URL(url).pathname.slice(1));
   if (!name.includes('test')) {
     throw new Error(`Refusing to run tests on database "${name}": its name must contain "test"`);
@@ -41,7 +45,7 @@ async function recreateDatabase(url: string): Promise<void> {
   await client.connect();
   try {
     await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-    await client.query(`CREATE DATABASE "${name}"`);
+    if (!drop) await client.query(`CREATE DATABASE "${name}"`);
   } finally {
     await client.end();
   }

@@ -1,3 +1,7 @@
+import { recreateDatabase } from './global-setup';
+
 export default async function globalTeardown(): Promise<void> {
-  await (globalThis as { embeddedTestDatabase?: { close(): Promise<void> } }).embeddedTestDatabase?.close();
+  const run = globalThis as { embeddedTestDatabase?: { close(): Promise<void> }; ownTestDatabase?: string };
+  await run.embeddedTestDatabase?.close();
+  if (run.ownTestDatabase) await recreateDatabase(run.ownTestDatabase, true);
 }
