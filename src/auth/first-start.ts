@@ -16,8 +16,8 @@ export async function ensureFirstStartKey(app: INestApplication, port: number): 
     .findByIdOrName(DEFAULT_ORGANISATION)
     .catch(() => organisations.create(DEFAULT_ORGANISATION));
   const { key } = await apiKeys.create(organisation.id, 'first start');
-  new Logger('FirstStart').log(
-    `Created organisation "${DEFAULT_ORGANISATION}" and its first API key (shown only this once): ${key}\n` +
-      `  Try it: curl -H "Authorization: Bearer ${key}" http://localhost:${port}/api/v1/employees`,
-  );
+  const logger = new Logger('FirstStart');
+  logger.log(`Created organisation ${DEFAULT_ORGANISATION} and its first API key (shown only this once): ${key}`);
+  // Single quotes, so the line stays ready to paste inside a JSON log line.
+  logger.log(`Try it: curl -H 'Authorization: Bearer ${key}' http://localhost:${port}/api/v1/employees`);
 }

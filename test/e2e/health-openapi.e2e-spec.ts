@@ -1,0 +1,54 @@
+import { NestExpressApplication } from '@nestjs/platform-express';
+import request from 'supertest';
+import { DataSource } from 'typeorm';
+import { createTestApp } from '../support/app';
+
+describe('health and OpenAPI (no key needed)', () => {
+  let app: NestExpressApplication;
+
+  beforeAll(async () => {
+    app = await createTestApp();
+  });
+  afterAll(() => app.close());
+
+  it('reports the process live', async () => {
+    const response = await request(app.getHttpServer()).get('/health/live').expect(200);
+    expect(response.body).toEqual({ success: true, data: { status: 'ok' } });
+  });
+
+  it('reports ready while the database answers', async () => {
+    const response = await request(app.getHttpServer()).get('/health/ready').expect(200);
+    expect(response.body.data.status).toBe('ok');
+  });
+
+  it('serves the OpenAPI 3 document with the bearer scheme and the error envelope', async () => {
+    const response = await request(app.getHttpServer()).get('/api/v1/openapi.json').expect(200);
+    const document = response.body;
+    expect(document.openapi).toMatch(/^3\./);
+    expect(document.info.version).toBe('1.0.0');
+    expect(document.components.securitySchemes.apiKey).toEqual(
+      expect.objectContaining({ type: 'http', scheme: 'bearer' }),
+    );
+    expect(document.security).toEqual([{ apiKey: [] }]);
+    const envelope = document.components.schemas.ErrorEnvelope;
+    expect(envelope.properties.error.$ref ?? envelope.properties.error.allOf?.[0]?.$ref).toBe(
+      '#/components/schemas/ErrorSchema',
+    );
+    expect(Object.keys(document.components.schemas.ErrorSchema.properties).sort()).toEqual(['code', 'details', 'message']);
+    expect(Object.keys(document.paths).some((path) => path.startsWith('/health'))).toBe(false);
+  });
+
+  it('serves the interactive documentation page', async () => {
+    const response = await request(app.getHttpServer()).get('/api/v1/docs').redirects(1).expect(200);
+    expect(response.headers['content-type']).toContain('text/html');
+    expect(response.text).toContain('swagger');
+  });
+
+  it('reports 503 when the database cannot be reached', async () => {
+    const broken = await createTestApp();
+    await broken.get(DataSource).destroy();
+    const response = await request(broken.getHttpServer()).get('/health/ready').expect(503);
+    expect(response.body.success).toBe(false);
+    await broken.close();
+  });
+});
