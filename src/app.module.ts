@@ -11,6 +11,7 @@ import { ConfigModule } from './config/config.module';
 import { createDataSourceOptions } from './database/data-source-options';
 import { EventsModule } from './events/events.module';
 import { HealthModule } from './health/health.module';
+import { PositionsModule } from './positions/positions.module';
 import { RateLimitGuard } from './rate-limit/rate-limit.guard';
 import { RateLimitModule } from './rate-limit/rate-limit.module';
 
@@ -23,7 +24,7 @@ export interface AppModuleOptions {
   extraImports?: ModuleMetadata['imports'];
 }
 
-const FEATURE_MODULES = [HealthModule];
+const FEATURE_MODULES = [HealthModule, PositionsModule];
 
 @Module({})
 export class AppModule {

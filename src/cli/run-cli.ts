@@ -5,6 +5,7 @@ import { registerAuthCommands } from './auth.commands';
 import { CliContext } from './cli-context';
 import { registerDbCommands } from './db.commands';
 import { CliOutput, createOutput } from './output';
+import { registerPositionsCommands } from './positions.commands';
 
 export interface CliIo {
   stdout(chunk: string): void;
@@ -30,6 +31,7 @@ export async function runCli(argv: string[], io: CliIo = processIo, config?: App
     const context = new CliContext(config ?? loadConfig());
     registerAuthCommands(program, context, output);
     registerDbCommands(program, context, output);
+    registerPositionsCommands(program, context, output);
     await program.parseAsync(argv.filter((arg) => arg !== '--json'), { from: 'user' });
     return 0;
   } catch (error) {

@@ -1,9 +1,12 @@
 import { ApiKey } from '../auth/entities/api-key.entity';
 import { Organisation } from '../auth/entities/organisation.entity';
 import { Employee } from '../employees/entities/employee.entity';
+import { Position } from '../positions/entities/position.entity';
+import { PositionReplacement } from '../positions/entities/position-replacement.entity';
+import { PositionRequiredSkill } from '../positions/entities/position-required-skill.entity';
 import { PersonSkill } from '../ratings/entities/person-skill.entity';
 import { Rating } from '../ratings/entities/rating.entity';
 import { Skill } from '../skills/entities/skill.entity';
 
 /** Every entity, listed once so the app, the CLI and the tests load the same set. */
-export const ENTITIES = [Organisation, ApiKey, Employee, Skill, PersonSkill, Rating];
+export const ENTITIES = [Organisation, ApiKey, Employee, Skill, PersonSkill, Rating, Position, PositionRequiredSkill, PositionReplacement];

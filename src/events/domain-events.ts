@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import type { EntityManager } from 'typeorm';
+import type { PositionResponse } from '../positions/dto/position.response';
 
 /**
  * The payload (`data`) of each event the service emits, as docs/api-decisions.md maps them.
@@ -11,7 +12,7 @@ export interface DomainEventMap {
   'employee.updated': object;
   'employee.deactivated': object;
   'skill.rated': { employeeId: string; rating: object };
-  'position.updated': object;
+  'position.updated': PositionResponse;
 }
 
 export type DomainEventName = keyof DomainEventMap;

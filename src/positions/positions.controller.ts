@@ -1,0 +1,36 @@
+import { Controller, Get, Param, Query } from '@nestjs/common';
+import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { OrgId } from '../auth/org-id.decorator';
+import { Page } from '../common/pagination';
+import { ApiEnvelope, ApiErrors } from '../common/openapi/api-envelope.decorators';
+import { ParseIdPipe } from '../common/uuid';
+import { ListPositionsQuery } from './dto/list-positions.query';
+import { PositionDetailResponse, PositionResponse } from './dto/position.response';
+import { PositionsService } from './positions.service';
+
+/** Read only: positions come in through the `positions import` command. */
+@ApiTags('positions')
+@Controller('positions')
+export class PositionsController {
+  constructor(private readonly positions: PositionsService) {}
+
+  @Get()
+  @ApiOperation({ summary: 'List positions, oldest first (createdAt, then id)' })
+  @ApiEnvelope(PositionResponse, { paginated: true })
+  @ApiErrors(400)
+  list(@OrgId() organisationId: string, @Query() query: ListPositionsQuery): Promise<Page<PositionResponse>> {
+    return this.positions.list(organisationId, query);
+  }
+
+  @Get(':id')
+  @ApiOperation({ summary: 'A position with its possible replacements and each candidate’s skills gap' })
+  @ApiParam({ name: 'id', description: 'Position id (UUID)' })
+  @ApiEnvelope(PositionDetailResponse)
+  @ApiErrors(404)
+  findOne(
+    @OrgId() organisationId: string,
+    @Param('id', new ParseIdPipe('Position')) id: string,
+  ): Promise<PositionDetailResponse> {
+    return this.positions.findOne(organisationId, id);
+  }
+}
