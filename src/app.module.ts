@@ -9,11 +9,14 @@ import { loggerParams } from './common/logging';
 import { AppConfig } from './config/config';
 import { ConfigModule } from './config/config.module';
 import { createDataSourceOptions } from './database/data-source-options';
+import { EmployeesModule } from './employees/employees.module';
 import { EventsModule } from './events/events.module';
 import { HealthModule } from './health/health.module';
 import { PositionsModule } from './positions/positions.module';
 import { RateLimitGuard } from './rate-limit/rate-limit.guard';
 import { RateLimitModule } from './rate-limit/rate-limit.module';
+import { RatingsModule } from './ratings/ratings.module';
+import { SkillsModule } from './skills/skills.module';
 
 export interface AppModuleOptions {
   config: AppConfig;
@@ -24,7 +27,7 @@ export interface AppModuleOptions {
   extraImports?: ModuleMetadata['imports'];
 }
 
-const FEATURE_MODULES = [HealthModule, PositionsModule];
+const FEATURE_MODULES = [HealthModule, EmployeesModule, SkillsModule, RatingsModule, PositionsModule];
 
 @Module({})
 export class AppModule {

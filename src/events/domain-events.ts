@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import type { EntityManager } from 'typeorm';
+import type { EmployeeResponse } from '../employees/dto/employee.response';
+import type { RatingResponse } from '../ratings/dto/rating.response';
 import type { PositionResponse } from '../positions/dto/position.response';
 
 /**
@@ -8,10 +10,10 @@ import type { PositionResponse } from '../positions/dto/position.response';
  * Feature modules narrow these to their response types.
  */
 export interface DomainEventMap {
-  'employee.created': object;
-  'employee.updated': object;
-  'employee.deactivated': object;
-  'skill.rated': { employeeId: string; rating: object };
+  'employee.created': EmployeeResponse;
+  'employee.updated': EmployeeResponse;
+  'employee.deactivated': EmployeeResponse;
+  'skill.rated': { employeeId: string; rating: RatingResponse };
   'position.updated': PositionResponse;
 }
 

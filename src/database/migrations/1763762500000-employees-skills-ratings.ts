@@ -52,7 +52,7 @@ export class EmployeesSkillsRatings1763762500000 implements MigrationInterface {
         description varchar(2000),
         rating_scale_min integer NOT NULL,
         rating_scale_max integer NOT NULL,
-        rating_scale_type varchar(16) NOT NULL,
+        rating_scale_type varchar(16) NOT NULL CHECK (rating_scale_type IN ('NUMERIC', 'STAR', 'CUSTOM')),
         created_at timestamptz(3) NOT NULL,
         updated_at timestamptz(3) NOT NULL,
         CONSTRAINT skills_rating_scale_check CHECK (rating_scale_min <= rating_scale_max)
@@ -73,24 +73,35 @@ export class EmployeesSkillsRatings1763762500000 implements MigrationInterface {
       `CREATE UNIQUE INDEX person_skills_employee_skill_key ON person_skills (employee_id, skill_id)`,
     );
     await queryRunner.query(`CREATE INDEX person_skills_skill_idx ON person_skills (skill_id)`);
+    // Target of the ratings foreign key below, which keeps a rating's employee and skill those of its link.
+    await queryRunner.query(
+      `CREATE UNIQUE INDEX person_skills_link_key ON person_skills (id, employee_id, skill_id)`,
+    );
 
     await queryRunner.query(`
       CREATE TABLE ratings (
         id uuid PRIMARY KEY,
         organisation_id uuid NOT NULL REFERENCES organisations (id) ON DELETE CASCADE,
-        person_skill_id uuid NOT NULL REFERENCES person_skills (id) ON DELETE CASCADE,
+        person_skill_id uuid NOT NULL,
         employee_id uuid NOT NULL,
         skill_id uuid NOT NULL,
         score integer NOT NULL,
         rating_type varchar(32) NOT NULL,
         comment varchar(2000),
-        created_at timestamptz(3) NOT NULL
+        created_at timestamptz(3) NOT NULL,
+        CONSTRAINT ratings_person_skill_fkey FOREIGN KEY (person_skill_id, employee_id, skill_id)
+          REFERENCES person_skills (id, employee_id, skill_id) ON DELETE CASCADE,
+        CONSTRAINT ratings_rating_type_check
+          CHECK (rating_type IN ('MANAGER_EVALUATION', 'SELF_ASSESMENT', 'LLM_RATING'))
       )`);
     // Latest rating per person skill, and the ratings list of an employee newest first.
     await queryRunner.query(
       `CREATE INDEX ratings_person_skill_latest_idx ON ratings (person_skill_id, created_at DESC, id DESC)`,
     );
     await queryRunner.query(`CREATE INDEX ratings_employee_list_idx ON ratings (employee_id, created_at DESC, id DESC)`);
+    await queryRunner.query(
+      `CREATE INDEX ratings_employee_skill_list_idx ON ratings (employee_id, skill_id, created_at DESC, id DESC)`,
+    );
     await queryRunner.query(`CREATE INDEX ratings_skill_idx ON ratings (skill_id)`);
   }
 

@@ -1,0 +1,69 @@
+import { ApiProperty, ApiSchema } from '@nestjs/swagger';
+import { Employee } from '../entities/employee.entity';
+
+@ApiSchema({ name: 'Employee' })
+export class EmployeeResponse {
+  id: string;
+  personnelNumber: string;
+  firstName: string;
+  lastName: string;
+  @ApiProperty({ format: 'email' })
+  businessEmail: string;
+  @ApiProperty({ type: String, nullable: true })
+  title: string | null;
+  @ApiProperty({ type: String, nullable: true })
+  gender: string | null;
+  @ApiProperty({ type: String, nullable: true })
+  departmentId: string | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true })
+  hiredAt: string | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'set when the employee is deactivated' })
+  leftAt: string | null;
+  isHRTeamMember: boolean;
+}
+
+@ApiSchema({ name: 'EmployeeSkillLatestRating' })
+export class EmployeeSkillLatestRatingResponse {
+  score: number;
+  ratingType: string;
+  @ApiProperty({ format: 'date-time' })
+  createdAt: string;
+}
+
+@ApiSchema({ name: 'EmployeeSkill' })
+export class EmployeeSkillResponse {
+  personSkillId: string;
+  skillId: string;
+  skillName: string;
+  @ApiProperty({ type: EmployeeSkillLatestRatingResponse, nullable: true })
+  latestRating: EmployeeSkillLatestRatingResponse | null;
+}
+
+@ApiSchema({ name: 'EmployeeDetail' })
+export class EmployeeDetailResponse extends EmployeeResponse {
+  @ApiProperty({ type: [EmployeeSkillResponse], description: 'ordered by skillName' })
+  skills: EmployeeSkillResponse[];
+}
+
+@ApiSchema({ name: 'DeactivatedEmployee' })
+export class DeactivatedEmployeeResponse {
+  id: string;
+  @ApiProperty({ format: 'date-time' })
+  leftAt: string;
+}
+
+export function toEmployeeResponse(employee: Employee): EmployeeResponse {
+  return {
+    id: employee.id,
+    personnelNumber: employee.personnelNumber,
+    firstName: employee.firstName,
+    lastName: employee.lastName,
+    businessEmail: employee.businessEmail,
+    title: employee.title,
+    gender: employee.gender,
+    departmentId: employee.departmentId,
+    hiredAt: employee.hiredAt?.toISOString() ?? null,
+    leftAt: employee.leftAt?.toISOString() ?? null,
+    isHRTeamMember: employee.isHRTeamMember,
+  };
+}

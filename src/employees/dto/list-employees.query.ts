@@ -1,0 +1,27 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
+import { IsBoolean, IsOptional, IsString, MaxLength } from 'class-validator';
+import { PaginationQuery } from '../../common/pagination';
+import { toBooleanIfLiteral } from '../../common/query-transforms';
+
+export class ListEmployeesQuery extends PaginationQuery {
+  @ApiPropertyOptional({
+    description:
+      'Case-insensitive substring of firstName, lastName, "firstName lastName", businessEmail or personnelNumber; % _ \\ match literally',
+  })
+  @IsOptional()
+  @IsString()
+  search?: string;
+
+  @ApiPropertyOptional({ description: 'Exact match', maxLength: 64 })
+  @IsOptional()
+  @IsString()
+  @MaxLength(64)
+  departmentId?: string;
+
+  @ApiPropertyOptional({ type: String, enum: ['true', 'false'], description: 'true: leftAt is null; false: leftAt is set' })
+  @IsOptional()
+  @Transform(({ value }) => toBooleanIfLiteral(value))
+  @IsBoolean({ message: "isActive must be 'true' or 'false'" })
+  isActive?: boolean;
+}

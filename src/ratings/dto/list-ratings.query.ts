@@ -1,0 +1,27 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { IsIn, IsOptional, IsUUID } from 'class-validator';
+import { PaginationQuery } from '../../common/pagination';
+import { IsIsoDateTime } from '../../employees/dto/iso-date-time';
+import { RATING_TYPES, RatingType } from '../entities/rating.entity';
+
+export class ListRatingsQuery extends PaginationQuery {
+  @ApiPropertyOptional({ format: 'uuid', description: 'Unknown skill: an empty list' })
+  @IsOptional()
+  @IsUUID('all')
+  skillId?: string;
+
+  @ApiPropertyOptional({ enum: RATING_TYPES })
+  @IsOptional()
+  @IsIn(RATING_TYPES)
+  ratingType?: RatingType;
+
+  @ApiPropertyOptional({ type: String, format: 'date-time', description: 'Inclusive lower bound on createdAt' })
+  @IsOptional()
+  @IsIsoDateTime()
+  from?: string;
+
+  @ApiPropertyOptional({ type: String, format: 'date-time', description: 'Inclusive upper bound on createdAt' })
+  @IsOptional()
+  @IsIsoDateTime()
+  to?: string;
+}

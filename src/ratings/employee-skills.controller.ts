@@ -1,0 +1,54 @@
+import { Body, Controller, Delete, Get, Param, Put, Query } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { OrgId } from '../auth/org-id.decorator';
+import { ApiEnvelope, ApiErrors } from '../common/openapi/api-envelope.decorators';
+import { ParseIdPipe } from '../common/uuid';
+import { DeletedResponse } from '../skills/dto/skill.response';
+import { DeleteEmployeeSkillQuery } from './dto/delete-employee-skill.query';
+import { RateSkillDto } from './dto/rate-skill.dto';
+import { PersonSkillResponse, toRatedPersonSkill } from './dto/rating.response';
+import { EmployeeSkillsService } from './employee-skills.service';
+import { RatingsService } from './ratings.service';
+
+@ApiTags('Employee skills')
+@Controller('employees/:id/skills')
+export class EmployeeSkillsController {
+  constructor(
+    private readonly employeeSkills: EmployeeSkillsService,
+    private readonly ratings: RatingsService,
+  ) {}
+
+  @Get()
+  @ApiOperation({ summary: "The employee's skills with their latest ratings, ordered by skillName" })
+  @ApiEnvelope(PersonSkillResponse, { isArray: true })
+  @ApiErrors(404)
+  list(@OrgId() organisationId: string, @Param('id', new ParseIdPipe('Employee')) employeeId: string) {
+    return this.employeeSkills.list(organisationId, employeeId);
+  }
+
+  @Put(':skillId')
+  @ApiOperation({ summary: 'Add a rating, creating the employee skill when absent (emits skill.rated)' })
+  @ApiEnvelope(PersonSkillResponse)
+  @ApiErrors(400, 404)
+  async rate(
+    @OrgId() organisationId: string,
+    @Param('id', new ParseIdPipe('Employee')) employeeId: string,
+    @Param('skillId', new ParseIdPipe('Skill')) skillId: string,
+    @Body() body: RateSkillDto,
+  ): Promise<PersonSkillResponse> {
+    return toRatedPersonSkill(await this.ratings.rate(organisationId, employeeId, skillId, body));
+  }
+
+  @Delete(':skillId')
+  @ApiOperation({ summary: 'Remove the employee skill and all its ratings; more than 5 ratings need force=true' })
+  @ApiEnvelope(DeletedResponse)
+  @ApiErrors(400, 404, 409)
+  remove(
+    @OrgId() organisationId: string,
+    @Param('id', new ParseIdPipe('Employee')) employeeId: string,
+    @Param('skillId', new ParseIdPipe('Skill')) skillId: string,
+    @Query() query: DeleteEmployeeSkillQuery,
+  ): Promise<DeletedResponse> {
+    return this.employeeSkills.remove(organisationId, employeeId, skillId, query.force === true);
+  }
+}

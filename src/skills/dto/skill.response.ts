@@ -1,0 +1,39 @@
+import { ApiProperty, ApiSchema } from '@nestjs/swagger';
+import { RATING_SCALE_TYPES, RatingScaleType, Skill } from '../entities/skill.entity';
+
+@ApiSchema({ name: 'Skill' })
+export class SkillResponse {
+  id: string;
+  name: string;
+  @ApiProperty({ type: String, nullable: true })
+  description: string | null;
+  ratingScaleMin: number;
+  ratingScaleMax: number;
+  @ApiProperty({ enum: RATING_SCALE_TYPES })
+  ratingScaleType: RatingScaleType;
+  @ApiProperty({ format: 'date-time' })
+  createdAt: string;
+}
+
+@ApiSchema({ name: 'SkillDetail' })
+export class SkillDetailResponse extends SkillResponse {
+  @ApiProperty({ description: 'Number of active employees linked to the skill' })
+  employeeCount: number;
+}
+
+@ApiSchema({ name: 'Deleted' })
+export class DeletedResponse {
+  deleted: boolean;
+}
+
+export function toSkillResponse(skill: Skill): SkillResponse {
+  return {
+    id: skill.id,
+    name: skill.name,
+    description: skill.description,
+    ratingScaleMin: skill.ratingScaleMin,
+    ratingScaleMax: skill.ratingScaleMax,
+    ratingScaleType: skill.ratingScaleType,
+    createdAt: skill.createdAt.toISOString(),
+  };
+}

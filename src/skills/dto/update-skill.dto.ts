@@ -1,0 +1,40 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { IsOptionalNotNull } from '../../employees/dto/optional-not-null';
+import { RATING_SCALE_TYPES, RatingScaleType } from '../entities/skill.entity';
+import { INT32_MAX, INT32_MIN } from './create-skill.dto';
+
+/** A partial update: only supplied fields change; only description may be cleared with null. */
+export class UpdateSkillDto {
+  @ApiPropertyOptional({ maxLength: 200 })
+  @IsOptionalNotNull()
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(200)
+  name?: string;
+
+  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 2000 })
+  @IsOptional()
+  @IsString()
+  @MaxLength(2000)
+  description?: string | null;
+
+  @ApiPropertyOptional()
+  @IsOptionalNotNull()
+  @IsInt()
+  @Min(INT32_MIN)
+  @Max(INT32_MAX)
+  ratingScaleMin?: number;
+
+  @ApiPropertyOptional()
+  @IsOptionalNotNull()
+  @IsInt()
+  @Min(INT32_MIN)
+  @Max(INT32_MAX)
+  ratingScaleMax?: number;
+
+  @ApiPropertyOptional({ enum: RATING_SCALE_TYPES })
+  @IsOptionalNotNull()
+  @IsIn(RATING_SCALE_TYPES)
+  ratingScaleType?: RatingScaleType;
+}

@@ -1,0 +1,456 @@
+import { NestExpressApplication } from '@nestjs/platform-express';
+import request from 'supertest';
+import { createTenant, createTestApp, TestTenant } from '../support/app';
+import { EventRecorder } from '../support/event-recorder';
+import { createEmployee, createSkill, rate, unique } from '../support/people.factory';
+
+const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+const UNKNOWN_ID = '0192f3a4-5b6c-7d8e-9f00-112233445566';
+
+describe('employees', () => {
+  let app: NestExpressApplication;
+  let tenant: TestTenant;
+  let events: EventRecorder;
+
+  beforeAll(async () => {
+    app = await createTestApp();
+    events = EventRecorder.attach(app);
+  });
+  beforeEach(async () => {
+    tenant = await createTenant(app);
+  });
+  afterAll(async () => {
+    events.detach();
+    await app.close();
+  });
+
+  const http = () => request(app.getHttpServer());
+  const get = (path: string) => http().get(`/api/v1${path}`).set('Authorization', tenant.bearer);
+  const post = (path: string, body: object) => http().post(`/api/v1${path}`).set('Authorization', tenant.bearer).send(body);
+  const patch = (path: string, body: object) =>
+    http().patch(`/api/v1${path}`).set('Authorization', tenant.bearer).send(body);
+  const del = (path: string) => http().delete(`/api/v1${path}`).set('Authorization', tenant.bearer);
+
+  describe('POST /employees', () => {
+    it('creates an employee with every field, returns it with 201 and emits employee.created with it', async () => {
+      const response = await post('/employees', {
+        personnelNumber: 'P-001',
+        firstName: 'Grace',
+        lastName: 'Hopper',
+        businessEmail: 'Grace.Hopper@Example.com',
+        title: 'Rear Admiral',
+        gender: 'female',
+        departmentId: 'NAVY-1',
+        hiredAt: '2026-01-31T09:00:00+02:00',
+        isHRTeamMember: true,
+      }).expect(201);
+      expect(response.body).toEqual({
+        success: true,
+        data: {
+          id: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[0-9a-f]{4}-[0-9a-f]{12}$/),
+          personnelNumber: 'P-001',
+          firstName: 'Grace',
+          lastName: 'Hopper',
+          businessEmail: 'Grace.Hopper@Example.com',
+          title: 'Rear Admiral',
+          gender: 'female',
+          departmentId: 'NAVY-1',
+          hiredAt: '2026-01-31T07:00:00.000Z',
+          leftAt: null,
+          isHRTeamMember: true,
+        },
+      });
+      expect(events.of(tenant.organisationId)).toEqual([
+        { name: 'employee.created', data: response.body.data, occurredAt: expect.stringMatching(ISO_MS), inTransaction: true },
+      ]);
+    });
+
+    it('defaults title, gender, hiredAt and departmentId to null and isHRTeamMember to false', async () => {
+      const response = await post('/employees', {
+        personnelNumber: 'P-2',
+        firstName: 'A',
+        lastName: 'B',
+        businessEmail: 'a@example.com',
+      }).expect(201);
+      expect(response.body.data).toMatchObject({
+        title: null,
+        gender: null,
+        hiredAt: null,
+        departmentId: null,
+        leftAt: null,
+        isHRTeamMember: false,
+      });
+    });
+
+    it.each([
+      ['2026-01-31', '2026-01-31T00:00:00.000Z'],
+      ['2026-01-31T09:00:00Z', '2026-01-31T09:00:00.000Z'],
+      ['2026-01-31T09:00:00.5-05:00', '2026-01-31T14:00:00.500Z'],
+    ])('accepts hiredAt %s and returns it as %s', async (hiredAt, expected) => {
+      const employee = await createEmployee(app, tenant, { hiredAt });
+      expect(employee.hiredAt).toBe(expected);
+    });
+
+    it.each([
+      ['personnelNumber missing', { personnelNumber: undefined }, 'personnelNumber'],
+      ['firstName empty', { firstName: '' }, 'firstName'],
+      ['lastName not a string', { lastName: 7 }, 'lastName'],
+      ['businessEmail not an email', { businessEmail: 'not-an-email' }, 'businessEmail'],
+      ['personnelNumber over 64', { personnelNumber: 'x'.repeat(65) }, 'personnelNumber'],
+      ['firstName over 200', { firstName: 'x'.repeat(201) }, 'firstName'],
+      ['lastName over 200', { lastName: 'x'.repeat(201) }, 'lastName'],
+      ['title over 200', { title: 'x'.repeat(201) }, 'title'],
+      ['businessEmail over 254', { businessEmail: `${'x'.repeat(243)}@example.com` }, 'businessEmail'],
+      ['gender over 50', { gender: 'x'.repeat(51) }, 'gender'],
+      ['departmentId over 64', { departmentId: 'x'.repeat(65) }, 'departmentId'],
+      ['hiredAt not a date', { hiredAt: 'yesterday' }, 'hiredAt'],
+      ['hiredAt an impossible date', { hiredAt: '2026-02-30' }, 'hiredAt'],
+      ['isHRTeamMember a string', { isHRTeamMember: 'true' }, 'isHRTeamMember'],
+      ['isHRTeamMember null', { isHRTeamMember: null }, 'isHRTeamMember'],
+      ['leftAt, which POST does not take', { leftAt: '2026-01-31' }, 'leftAt'],
+      ['an unknown field', { nickname: 'x' }, 'nickname'],
+    ])('rejects %s with 400 and emits nothing', async (_case, fields, field) => {
+      const body = { personnelNumber: 'P-1', firstName: 'A', lastName: 'B', businessEmail: 'a@example.com', ...fields };
+      const response = await post('/employees', body).expect(400);
+      expect(response.body.error.code).toBe('VALIDATION_ERROR');
+      expect(response.body.error.details.map((detail: { field: string }) => detail.field)).toContain(field);
+      expect(events.of(tenant.organisationId)).toEqual([]);
+    });
+
+    it('accepts the maximum lengths', async () => {
+      const local = 'x'.repeat(64);
+      const employee = await createEmployee(app, tenant, {
+        personnelNumber: 'p'.repeat(64),
+        firstName: 'f'.repeat(200),
+        lastName: 'l'.repeat(200),
+        title: 't'.repeat(200),
+        gender: 'g'.repeat(50),
+        departmentId: 'd'.repeat(64),
+        businessEmail: `${local}@${'a'.repeat(63)}.${'b'.repeat(63)}.${'c'.repeat(57)}.com`,
+      });
+      expect(employee.businessEmail).toHaveLength(254);
+    });
+
+    it('refuses a duplicate personnelNumber in the organisation with 409, and emits nothing', async () => {
+      await createEmployee(app, tenant, { personnelNumber: 'DUP-1' });
+      events.clear(tenant.organisationId);
+      const response = await post('/employees', {
+        personnelNumber: 'DUP-1',
+        firstName: 'A',
+        lastName: 'B',
+        businessEmail: 'other@example.com',
+      }).expect(409);
+      expect(response.body).toEqual({ success: false, error: { code: 'CONFLICT', message: expect.stringContaining('personnelNumber') } });
+      expect(events.of(tenant.organisationId)).toEqual([]);
+    });
+
+    it('refuses a businessEmail that differs only in case with 409', async () => {
+      await createEmployee(app, tenant, { businessEmail: 'Same.Person@Example.com' });
+      const response = await post('/employees', {
+        personnelNumber: unique('p'),
+        firstName: 'A',
+        lastName: 'B',
+        businessEmail: 'same.person@example.COM',
+      }).expect(409);
+      expect(response.body.error.message).toContain('businessEmail');
+    });
+
+    it('allows the same personnelNumber and businessEmail in another organisation', async () => {
+      const other = await createTenant(app);
+      await createEmployee(app, tenant, { personnelNumber: 'SHARED', businessEmail: 'shared@example.com' });
+      await createEmployee(app, other, { personnelNumber: 'SHARED', businessEmail: 'shared@example.com' });
+    });
+  });
+
+  describe('GET /employees', () => {
+    it('lists oldest first with exact meta, and a page past the end is empty', async () => {
+      const created = [];
+      for (let i = 0; i < 5; i++) created.push(await createEmployee(app, tenant));
+      const first = await get('/employees?limit=2').expect(200);
+      expect(first.body.data).toEqual([created[0], created[1]]);
+      expect(first.body.meta).toEqual({ total: 5, page: 1, limit: 2, totalPages: 3, hasNextPage: true, hasPrevPage: false });
+      const last = await get('/employees?limit=2&page=3').expect(200);
+      expect(last.body.data).toEqual([created[4]]);
+      const past = await get('/employees?limit=2&page=4').expect(200);
+      expect(past.body.data).toEqual([]);
+      expect(past.body.meta).toMatchObject({ total: 5, page: 4, hasNextPage: false, hasPrevPage: true });
+    });
+
+    it('uses defaults page 1 and limit 20 and rejects a bad limit', async () => {
+      const response = await get('/employees').expect(200);
+      expect(response.body.meta).toMatchObject({ page: 1, limit: 20, total: 0, totalPages: 0 });
+      await get('/employees?limit=101').expect(400);
+    });
+
+    it('filters by isActive', async () => {
+      const active = await createEmployee(app, tenant);
+      const leaving = await createEmployee(app, tenant);
+      await del(`/employees/${leaving.id}`).expect(200);
+      const activeOnes = await get('/employees?isActive=true').expect(200);
+      expect(activeOnes.body.data.map((e: { id: string }) => e.id)).toEqual([active.id]);
+      const inactiveOnes = await get('/employees?isActive=false').expect(200);
+      expect(inactiveOnes.body.data.map((e: { id: string }) => e.id)).toEqual([leaving.id]);
+      expect(inactiveOnes.body.meta.total).toBe(1);
+    });
+
+    it.each(['yes', '1', 'TRUE', ''])('rejects isActive=%s with 400', async (value) => {
+      const response = await get(`/employees?isActive=${value}`).expect(400);
+      expect(response.body.error.details[0].field).toBe('isActive');
+    });
+
+    it('filters by departmentId, exactly', async () => {
+      const sales = await createEmployee(app, tenant, { departmentId: 'SALES' });
+      await createEmployee(app, tenant, { departmentId: 'SALES-EU' });
+      await createEmployee(app, tenant, { departmentId: 'sales' });
+      await createEmployee(app, tenant);
+      const response = await get('/employees?departmentId=SALES').expect(200);
+      expect(response.body.data).toEqual([sales]);
+      await get(`/employees?departmentId=${'x'.repeat(65)}`).expect(400);
+    });
+
+    describe('search', () => {
+      let ada: Record<string, any>;
+      let alan: Record<string, any>;
+      let odd: Record<string, any>;
+
+      beforeEach(async () => {
+        ada = await createEmployee(app, tenant, {
+          firstName: 'Ada',
+          lastName: 'Lovelace',
+          businessEmail: 'countess@analytical.example',
+          personnelNumber: 'EMP-1815',
+        });
+        alan = await createEmployee(app, tenant, {
+          firstName: 'Alan',
+          lastName: 'Turing',
+          businessEmail: 'alan@bletchley.example',
+          personnelNumber: 'EMP-1912',
+        });
+        odd = await createEmployee(app, tenant, {
+          firstName: '100%',
+          lastName: 'Under_Score',
+          businessEmail: 'odd@odd.example',
+          personnelNumber: 'ODD\\1',
+        });
+      });
+
+      const idsFor = async (term: string) =>
+        (await get(`/employees?search=${encodeURIComponent(term)}`).expect(200)).body.data.map((e: { id: string }) => e.id);
+
+      it.each([
+        ['a firstName, in another case', 'aDA', () => [ada.id]],
+        ['a lastName substring', 'urin', () => [alan.id]],
+        ['"firstName lastName"', 'ada lovelace', () => [ada.id]],
+        ['across the space of the full name', 'n tur', () => [alan.id]],
+        ['a businessEmail substring', 'BLETCHLEY.ex', () => [alan.id]],
+        ['a personnelNumber substring', 'emp-19', () => [alan.id]],
+        ['a shared substring, oldest first', 'emp-1', () => [ada.id, alan.id]],
+      ])('matches %s', async (_case, term, expected) => {
+        expect(await idsFor(term)).toEqual(expected());
+      });
+
+      it('treats %, _ and \\ literally', async () => {
+        expect(await idsFor('%')).toEqual([odd.id]);
+        expect(await idsFor('_')).toEqual([odd.id]);
+        expect(await idsFor('\\')).toEqual([odd.id]);
+        expect(await idsFor('a%e')).toEqual([]);
+        expect(await idsFor('l_v')).toEqual([]);
+      });
+
+      it('does not match across two fields', async () => {
+        expect(await idsFor('lovelacecountess')).toEqual([]);
+        expect(await idsFor('lovelace countess')).toEqual([]);
+      });
+
+      it('combines with the other filters and counts only matches', async () => {
+        await del(`/employees/${alan.id}`).expect(200);
+        const response = await get('/employees?search=emp-1&isActive=true').expect(200);
+        expect(response.body.data.map((e: { id: string }) => e.id)).toEqual([ada.id]);
+        expect(response.body.meta.total).toBe(1);
+      });
+    });
+  });
+
+  describe('GET /employees/{id}', () => {
+    it('returns the EmployeeDetail with skills by skillName and only score, ratingType, createdAt of the latest rating', async () => {
+      const employee = await createEmployee(app, tenant);
+      const zeta = await createSkill(app, tenant, { name: unique('zeta') });
+      const alpha = await createSkill(app, tenant, { name: unique('Alpha') });
+      await rate(app, tenant, employee.id, zeta.id, { score: 1 });
+      const first = await rate(app, tenant, employee.id, alpha.id, { score: 2, comment: 'first' });
+      const latest = await rate(app, tenant, employee.id, alpha.id, { score: 4, ratingType: 'SELF_ASSESMENT', comment: 'x' });
+      const response = await get(`/employees/${employee.id}`).expect(200);
+      expect(response.body).toEqual({
+        success: true,
+        data: {
+          ...employee,
+          skills: [
+            {
+              personSkillId: first.personSkillId,
+              skillId: alpha.id,
+              skillName: alpha.name,
+              latestRating: { score: 4, ratingType: 'SELF_ASSESMENT', createdAt: latest.createdAt },
+            },
+            {
+              personSkillId: expect.any(String),
+              skillId: zeta.id,
+              skillName: zeta.name,
+              latestRating: { score: 1, ratingType: 'MANAGER_EVALUATION', createdAt: expect.stringMatching(ISO_MS) },
+            },
+          ],
+        },
+      });
+    });
+
+    it('returns an employee without skills with an empty skills array', async () => {
+      const employee = await createEmployee(app, tenant);
+      const response = await get(`/employees/${employee.id}`).expect(200);
+      expect(response.body.data).toEqual({ ...employee, skills: [] });
+    });
+
+    it.each([UNKNOWN_ID, 'not-a-uuid', '123'])('answers %s with 404 NOT_FOUND', async (id) => {
+      const response = await get(`/employees/${id}`).expect(404);
+      expect(response.body).toEqual({ success: false, error: { code: 'NOT_FOUND', message: expect.any(String) } });
+    });
+  });
+
+  describe('PATCH /employees/{id}', () => {
+    it('changes only the supplied fields, clears nullable ones with null and emits employee.updated', async () => {
+      const employee = await createEmployee(app, tenant, { title: 'Engineer', gender: 'x', departmentId: 'D1' });
+      events.clear(tenant.organisationId);
+      const response = await patch(`/employees/${employee.id}`, {
+        firstName: 'Augusta',
+        title: null,
+        hiredAt: '2020-05-01',
+        isHRTeamMember: true,
+      }).expect(200);
+      const expected = { ...employee, firstName: 'Augusta', title: null, hiredAt: '2020-05-01T00:00:00.000Z', isHRTeamMember: true };
+      expect(response.body).toEqual({ success: true, data: expected });
+      expect(events.of(tenant.organisationId)).toEqual([
+        { name: 'employee.updated', data: expected, occurredAt: expect.any(String), inTransaction: true },
+      ]);
+      expect((await get(`/employees/${employee.id}`)).body.data).toMatchObject(expected);
+    });
+
+    it('clears gender, departmentId and hiredAt with null', async () => {
+      const employee = await createEmployee(app, tenant, { gender: 'x', departmentId: 'D1', hiredAt: '2020-01-01' });
+      const response = await patch(`/employees/${employee.id}`, { gender: null, departmentId: null, hiredAt: null }).expect(200);
+      expect(response.body.data).toMatchObject({ gender: null, departmentId: null, hiredAt: null });
+    });
+
+    it.each([
+      ['firstName null', { firstName: null }, 'firstName'],
+      ['personnelNumber null', { personnelNumber: null }, 'personnelNumber'],
+      ['businessEmail null', { businessEmail: null }, 'businessEmail'],
+      ['isHRTeamMember null', { isHRTeamMember: null }, 'isHRTeamMember'],
+      ['lastName empty', { lastName: '' }, 'lastName'],
+      ['leftAt not a date', { leftAt: 'soon' }, 'leftAt'],
+      ['an unknown field', { id: UNKNOWN_ID }, 'id'],
+    ])('rejects %s with 400 and emits nothing', async (_case, body, field) => {
+      const employee = await createEmployee(app, tenant);
+      events.clear(tenant.organisationId);
+      const response = await patch(`/employees/${employee.id}`, body).expect(400);
+      expect(response.body.error.details[0].field).toBe(field);
+      expect(events.of(tenant.organisationId)).toEqual([]);
+    });
+
+    it('refuses to take another employee’s personnelNumber or email (any case) with 409, changing nothing', async () => {
+      const taken = await createEmployee(app, tenant, { businessEmail: 'taken@example.com' });
+      const employee = await createEmployee(app, tenant);
+      events.clear(tenant.organisationId);
+      await patch(`/employees/${employee.id}`, { personnelNumber: taken.personnelNumber, firstName: 'Changed' }).expect(409);
+      await patch(`/employees/${employee.id}`, { businessEmail: 'TAKEN@example.com' }).expect(409);
+      expect(events.of(tenant.organisationId)).toEqual([]);
+      expect((await get(`/employees/${employee.id}`)).body.data.firstName).toBe(employee.firstName);
+    });
+
+    it('keeps its own email when only its case changes', async () => {
+      const employee = await createEmployee(app, tenant, { businessEmail: 'me@example.com' });
+      const response = await patch(`/employees/${employee.id}`, { businessEmail: 'Me@Example.com' }).expect(200);
+      expect(response.body.data.businessEmail).toBe('Me@Example.com');
+    });
+
+    it('deactivates with leftAt: emits employee.updated, then employee.deactivated', async () => {
+      const employee = await createEmployee(app, tenant);
+      events.clear(tenant.organisationId);
+      const response = await patch(`/employees/${employee.id}`, { leftAt: '2026-03-01T12:00:00+01:00' }).expect(200);
+      expect(response.body.data.leftAt).toBe('2026-03-01T11:00:00.000Z');
+      const recorded = events.of(tenant.organisationId);
+      expect(recorded.map((event) => event.name)).toEqual(['employee.updated', 'employee.deactivated']);
+      expect(recorded.every((event) => JSON.stringify(event.data) === JSON.stringify(response.body.data))).toBe(true);
+      expect(recorded.every((event) => event.inTransaction)).toBe(true);
+    });
+
+    it('moves leftAt of a deactivated employee with only employee.updated', async () => {
+      const employee = await createEmployee(app, tenant);
+      await del(`/employees/${employee.id}`).expect(200);
+      events.clear(tenant.organisationId);
+      const response = await patch(`/employees/${employee.id}`, { leftAt: '2026-01-01' }).expect(200);
+      expect(response.body.data.leftAt).toBe('2026-01-01T00:00:00.000Z');
+      expect(events.namesOf(tenant.organisationId)).toEqual(['employee.updated']);
+    });
+
+    it('reactivates with leftAt: null, with only employee.updated', async () => {
+      const employee = await createEmployee(app, tenant);
+      await del(`/employees/${employee.id}`).expect(200);
+      events.clear(tenant.organisationId);
+      const response = await patch(`/employees/${employee.id}`, { leftAt: null }).expect(200);
+      expect(response.body.data).toEqual(employee);
+      expect(events.of(tenant.organisationId)).toEqual([
+        { name: 'employee.updated', data: employee, occurredAt: expect.any(String), inTransaction: true },
+      ]);
+      const active = await get('/employees?isActive=true').expect(200);
+      expect(active.body.data.map((e: { id: string }) => e.id)).toEqual([employee.id]);
+    });
+
+    it.each([UNKNOWN_ID, 'nope'])('answers %s with 404', async (id) => {
+      await patch(`/employees/${id}`, { firstName: 'X' }).expect(404);
+    });
+  });
+
+  describe('DELETE /employees/{id}', () => {
+    it('deactivates: 200 with id and leftAt, the record is kept, employee.deactivated carries the Employee', async () => {
+      const employee = await createEmployee(app, tenant);
+      events.clear(tenant.organisationId);
+      const before = Date.now();
+      const response = await del(`/employees/${employee.id}`).expect(200);
+      expect(response.body).toEqual({ success: true, data: { id: employee.id, leftAt: expect.stringMatching(ISO_MS) } });
+      const leftAt = response.body.data.leftAt;
+      expect(Date.parse(leftAt)).toBeGreaterThanOrEqual(before - 1000);
+      expect(events.of(tenant.organisationId)).toEqual([
+        { name: 'employee.deactivated', data: { ...employee, leftAt }, occurredAt: leftAt, inTransaction: true },
+      ]);
+      expect((await get(`/employees/${employee.id}`).expect(200)).body.data.leftAt).toBe(leftAt);
+    });
+
+    it('is idempotent: a second DELETE answers the existing leftAt, does not move it and emits nothing', async () => {
+      const employee = await createEmployee(app, tenant);
+      const first = await del(`/employees/${employee.id}`).expect(200);
+      events.clear(tenant.organisationId);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      const second = await del(`/employees/${employee.id}`).expect(200);
+      expect(second.body.data).toEqual(first.body.data);
+      expect(events.of(tenant.organisationId)).toEqual([]);
+    });
+
+    it('keeps a leftAt set by PATCH on DELETE', async () => {
+      const employee = await createEmployee(app, tenant);
+      await patch(`/employees/${employee.id}`, { leftAt: '2025-12-31T23:59:59.999Z' }).expect(200);
+      const response = await del(`/employees/${employee.id}`).expect(200);
+      expect(response.body.data.leftAt).toBe('2025-12-31T23:59:59.999Z');
+    });
+
+    it('lets a deactivated employee be read, patched and rated', async () => {
+      const employee = await createEmployee(app, tenant);
+      const skill = await createSkill(app, tenant);
+      await del(`/employees/${employee.id}`).expect(200);
+      await get(`/employees/${employee.id}`).expect(200);
+      await patch(`/employees/${employee.id}`, { title: 'Alumnus' }).expect(200);
+      await post(`/employees/${employee.id}/ratings`, { skillId: skill.id, score: 5, ratingType: 'LLM_RATING' }).expect(201);
+    });
+
+    it.each([UNKNOWN_ID, 'x'])('answers %s with 404', async (id) => {
+      await del(`/employees/${id}`).expect(404);
+    });
+  });
+});
