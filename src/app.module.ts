@@ -15,6 +15,7 @@ import { HealthModule } from './health/health.module';
 import { PositionsModule } from './positions/positions.module';
 import { RateLimitGuard } from './rate-limit/rate-limit.guard';
 import { RateLimitModule } from './rate-limit/rate-limit.module';
+import { WebhooksModule } from './webhooks/webhooks.module';
 import { RatingsModule } from './ratings/ratings.module';
 import { SkillsModule } from './skills/skills.module';
 
@@ -27,7 +28,7 @@ export interface AppModuleOptions {
   extraImports?: ModuleMetadata['imports'];
 }
 
-const FEATURE_MODULES = [HealthModule, EmployeesModule, SkillsModule, RatingsModule, PositionsModule];
+const FEATURE_MODULES = [HealthModule, EmployeesModule, SkillsModule, RatingsModule, PositionsModule, WebhooksModule];
 
 @Module({})
 export class AppModule {

@@ -7,7 +7,7 @@ import { openRuntime } from './runtime';
 
 async function main(): Promise<void> {
   const runtime = await openRuntime(loadConfig());
-  const app = await createApp(runtime);
+  const app = await createApp(runtime, [], { dispatch: true });
   await app.listen(runtime.config.port);
   const port = Number(new URL(await app.getUrl()).port);
   if (runtime.embedded) await ensureFirstStartKey(app, port);

@@ -7,6 +7,8 @@ import { PositionRequiredSkill } from '../positions/entities/position-required-s
 import { PersonSkill } from '../ratings/entities/person-skill.entity';
 import { Rating } from '../ratings/entities/rating.entity';
 import { Skill } from '../skills/entities/skill.entity';
+import { WebhookDelivery } from '../webhooks/entities/webhook-delivery.entity';
+import { WebhookEndpoint } from '../webhooks/entities/webhook-endpoint.entity';
 
 /** Every entity, listed once so the app, the CLI and the tests load the same set. */
-export const ENTITIES = [Organisation, ApiKey, Employee, Skill, PersonSkill, Rating, Position, PositionRequiredSkill, PositionReplacement];
+export const ENTITIES = [Organisation, ApiKey, Employee, Skill, PersonSkill, Rating, Position, PositionRequiredSkill, PositionReplacement, WebhookEndpoint, WebhookDelivery];

@@ -1,7 +1,7 @@
 import { ModuleMetadata } from '@nestjs/common';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { DataSource } from 'typeorm';
-import { createApp } from '../../src/app.factory';
+import { createApp, CreateAppOptions } from '../../src/app.factory';
 import { ApiKeysService } from '../../src/auth/api-keys.service';
 import { OrganisationsService } from '../../src/auth/organisations.service';
 import { AppConfig, loadConfig } from '../../src/config/config';
@@ -29,10 +29,11 @@ export function testConfig(overrides: Partial<AppConfig> = {}): AppConfig {
 export async function createTestApp(
   overrides: Partial<AppConfig> = {},
   extraImports: ModuleMetadata['imports'] = [],
+  options: CreateAppOptions = {},
 ): Promise<NestExpressApplication> {
   const config = testConfig(overrides);
   const runtime = { config, databaseUrl: config.databaseUrl!, poolSize: 4, embedded: false, close: async () => {} };
-  const app = await createApp(runtime, extraImports);
+  const app = await createApp(runtime, extraImports, options);
   await app.init();
   return app;
 }

@@ -1,0 +1,32 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { DOMAIN_EVENT_NAMES } from '../../events/domain-events';
+import { WebhookEndpoint } from '../entities/webhook-endpoint.entity';
+
+/** A webhook endpoint as clients see it: never its secret. */
+export class WebhookResponse {
+  @ApiProperty({ format: 'uuid' })
+  id: string;
+
+  @ApiProperty({ format: 'uri' })
+  url: string;
+
+  @ApiProperty({ enum: DOMAIN_EVENT_NAMES, isArray: true })
+  events: string[];
+
+  @ApiProperty({ format: 'date-time' })
+  createdAt: string;
+}
+
+export function toWebhookResponse(endpoint: WebhookEndpoint): WebhookResponse {
+  return {
+    id: endpoint.id,
+    url: endpoint.url,
+    events: endpoint.events,
+    createdAt: endpoint.createdAt.toISOString(),
+  };
+}
+
+export class WebhookDeletedResponse {
+  @ApiProperty()
+  deleted: boolean;
+}

@@ -1,0 +1,23 @@
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+
+@Entity({ name: 'webhook_endpoints' })
+export class WebhookEndpoint {
+  @PrimaryColumn('uuid')
+  id: string;
+
+  @Column({ name: 'organisation_id', type: 'uuid' })
+  organisationId: string;
+
+  @Column({ type: 'varchar', length: 2048 })
+  url: string;
+
+  @Column({ type: 'text', array: true })
+  events: string[];
+
+  /** The secret sealed with the service key; never leaves the service in clear except as an HMAC key. */
+  @Column({ name: 'secret_sealed', type: 'bytea', nullable: true })
+  secretSealed: Buffer | null;
+
+  @Column({ name: 'created_at', type: 'timestamptz', precision: 3 })
+  createdAt: Date;
+}

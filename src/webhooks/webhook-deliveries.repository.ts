@@ -1,0 +1,132 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { PaginationQuery } from '../common/pagination';
+import { newId } from '../common/uuid';
+import { WebhookDelivery } from './entities/webhook-delivery.entity';
+import { SendResult } from './webhook-sender';
+
+/** A delivery taken by a dispatcher, with what it needs to send it. */
+export interface ClaimedDelivery {
+  id: string;
+  endpointId: string;
+  event: string;
+  body: Buffer;
+  url: string;
+  secretSealed: Buffer | null;
+}
+
+/** The outbox table: written inside the change's transaction, claimed and settled by dispatchers. */
+@Injectable()
+export class WebhookDeliveriesRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /**
+   * Records one pending delivery per endpoint of the organisation subscribed to `event`, with `manager`,
+   * the transaction of the change. Two statements: the endpoint lookup and one multi-row insert.
+   * The lookup holds a key-share lock, so an endpoint deleted concurrently cannot break the change's commit.
+   */
+  async enqueue(manager: EntityManager, organisationId: string, event: string, body: Buffer, at: Date): Promise<number> {
+    const endpoints: { id: string }[] = await manager.query(
+      `SELECT id FROM webhook_endpoints
+        WHERE organisation_id = $1 AND $2 = ANY (events)
+        ORDER BY created_at, id
+        FOR KEY SHARE`,
+      [organisationId, event],
+    );
+    if (endpoints.length === 0) return 0;
+    await manager
+      .createQueryBuilder()
+      .insert()
+      .into(WebhookDelivery)
+      .values(
+        endpoints.map((endpoint) => ({ id: newId(), organisationId, endpointId: endpoint.id, event, body, createdAt: at })),
+      )
+      .execute();
+    return endpoints.length;
+  }
+
+  /** A delivery that is sent at once by its caller (the test endpoint): created already claimed. */
+  async createClaimed(organisationId: string, endpointId: string, event: string, body: Buffer): Promise<WebhookDelivery> {
+    const now = new Date();
+    const delivery = this.dataSource.manager.create(WebhookDelivery, {
+      id: newId(),
+      organisationId,
+      endpointId,
+      event,
+      body,
+      createdAt: now,
+      claimedAt: now,
+    });
+    return this.dataSource.manager.save(delivery);
+  }
+
+  /**
+   * Takes up to `limit` unfinished deliveries, oldest first, and marks them claimed in the same statement.
+   * Rows another dispatcher holds are skipped; a claim older than `staleBefore` (its dispatcher died mid-send)
+   * is taken again.
+   */
+  async claim(limit: number, now: Date, staleBefore: Date): Promise<ClaimedDelivery[]> {
+    const rows: Array<{
+      id: string;
+      endpoint_id: string;
+      event: string;
+      body: Buffer;
+      url: string;
+      secret_sealed: Buffer | null;
+    }> = await this.dataSource.query(
+      `WITH due AS (
+         SELECT id FROM webhook_deliveries
+          WHERE outcome IS NULL AND (claimed_at IS NULL OR claimed_at < $2)
+          ORDER BY created_at, id
+          LIMIT $1
+          FOR UPDATE SKIP LOCKED
+       )
+       UPDATE webhook_deliveries AS delivery
+          SET claimed_at = $3
+         FROM due, webhook_endpoints AS endpoint
+        WHERE delivery.id = due.id AND endpoint.id = delivery.endpoint_id
+       RETURNING delivery.id, delivery.endpoint_id, delivery.event, delivery.body, endpoint.url, endpoint.secret_sealed`,
+      [limit, staleBefore, now],
+    );
+    return rows.map((row) => ({
+      id: row.id,
+      endpointId: row.endpoint_id,
+      event: row.event,
+      body: row.body,
+      url: row.url,
+      secretSealed: row.secret_sealed,
+    }));
+  }
+
+  async settle(id: string, result: SendResult, at: Date): Promise<void> {
+    await this.dataSource
+      .createQueryBuilder()
+      .update(WebhookDelivery)
+      .set({
+        outcome: result.outcome,
+        statusCode: result.statusCode,
+        error: result.error,
+        durationMs: result.durationMs,
+        attemptedAt: at,
+      })
+      .where('id = :id', { id })
+      .execute();
+  }
+
+  /** An endpoint's deliveries, newest first: one query for the page and one for the count. */
+  async listForEndpoint(
+    organisationId: string,
+    endpointId: string,
+    page: PaginationQuery,
+  ): Promise<[WebhookDelivery[], number]> {
+    return this.dataSource.getRepository(WebhookDelivery).findAndCount({
+      // Everything but the body, which the log does not show.
+      select: ['id', 'event', 'outcome', 'statusCode', 'error', 'durationMs', 'createdAt', 'attemptedAt'],
+      where: { organisationId, endpointId },
+      order: { createdAt: 'DESC', id: 'DESC' },
+      skip: page.offset,
+      take: page.limit,
+    });
+  }
+}

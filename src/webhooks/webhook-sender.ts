@@ -1,0 +1,114 @@
+import { Inject, Injectable, OnApplicationShutdown, Optional } from '@nestjs/common';
+import { Agent, request } from 'node:https';
+import { isIP } from 'node:net';
+import { performance } from 'node:perf_hooks';
+import { APP_CONFIG, AppConfig } from '../config/config';
+import { BlockedAddressError, isPublicAddress, publicOnlyLookup } from './address-policy';
+import { DeliveryOutcome } from './entities/webhook-delivery.entity';
+import { signatureOf } from './signature';
+
+/** Extra TLS trust for the webhook client; provided only by tests and the benchmark (a self-signed receiver). */
+export const WEBHOOK_TLS_OPTIONS = Symbol('WEBHOOK_TLS_OPTIONS');
+
+export interface WebhookTlsOptions {
+  ca: string | Buffer;
+}
+
+export const WEBHOOK_USER_AGENT = 'skills-service-webhooks/1.0';
+
+export interface OutgoingDelivery {
+  deliveryId: string;
+  event: string;
+  url: string;
+  body: Buffer;
+  secret: string;
+}
+
+export interface SendResult {
+  outcome: DeliveryOutcome;
+  statusCode: number | null;
+  error: string | null;
+  durationMs: number;
+}
+
+/**
+ * One POST per delivery, never retried, never following redirects (Node's client does not), bounded by
+ * WEBHOOK_TIMEOUT_MS from the first byte dialled to the last byte of the answer.
+ */
+@Injectable()
+export class WebhookSender implements OnApplicationShutdown {
+  private readonly agent: Agent;
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Optional() @Inject(WEBHOOK_TLS_OPTIONS) tls?: WebhookTlsOptions,
+  ) {
+    this.agent = new Agent({
+      // Reuse connections to busy receivers, but drop idle ones before a receiver's own keep-alive timeout does.
+      keepAlive: true,
+      timeout: 1000,
+      ca: tls?.ca,
+      lookup: config.webhookAllowPrivateNetworks ? undefined : publicOnlyLookup(),
+    });
+  }
+
+  send(delivery: OutgoingDelivery): Promise<SendResult> {
+    const started = performance.now();
+    const result = (outcome: DeliveryOutcome, statusCode: number | null, error: string | null): SendResult => ({
+      outcome,
+      statusCode,
+      error: error === null ? null : error.slice(0, 500),
+      durationMs: Math.round(performance.now() - started),
+    });
+
+    const url = new URL(delivery.url);
+    // A literal address is never looked up, so the lookup cannot vet it: vet it here.
+    const literal = url.hostname.replace(/^\[(.*)\]$/, '$1');
+    if (!this.config.webhookAllowPrivateNetworks && isIP(literal) && !isPublicAddress(literal)) {
+      return Promise.resolve(result('refused', null, new BlockedAddressError(literal, literal).message));
+    }
+
+    return new Promise<SendResult>((resolve) => {
+      const timeoutMs = this.config.webhookTimeoutMs;
+      const outgoing = request(
+        url,
+        {
+          method: 'POST',
+          agent: this.agent,
+          headers: {
+            'Content-Type': 'application/json',
+            'Content-Length': delivery.body.length,
+            'User-Agent': WEBHOOK_USER_AGENT,
+            'X-Service-Event': delivery.event,
+            'X-Service-Delivery': delivery.deliveryId,
+            'X-Service-Signature': signatureOf(delivery.body, delivery.secret),
+          },
+        },
+        (response) => {
+          const status = response.statusCode ?? 0;
+          resolve(result(status >= 200 && status < 300 ? 'delivered' : 'failed', status, null));
+          // Read the answer to its end so the connection can be reused; the deadline still bounds it.
+          response.resume();
+          response.once('end', () => clearTimeout(deadline));
+        },
+      );
+      const deadline = setTimeout(
+        () => outgoing.destroy(Object.assign(new Error(`timed out after ${timeoutMs} ms`), { code: 'ETIMEDOUT' })),
+        timeoutMs,
+      );
+      outgoing.once('error', (error) => {
+        clearTimeout(deadline);
+        resolve(error instanceof BlockedAddressError ? result('refused', null, error.message) : result('failed', null, describe(error)));
+      });
+      outgoing.end(delivery.body);
+    });
+  }
+
+  onApplicationShutdown(): void {
+    this.agent.destroy();
+  }
+}
+
+function describe(error: Error & { code?: string }): string {
+  return error.code && !error.message.includes(error.code) ? `${error.code}: ${error.message}` : error.message;
+}

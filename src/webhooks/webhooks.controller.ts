@@ -1,0 +1,62 @@
+import { Body, Controller, Delete, Get, HttpCode, HttpStatus, Param, Post, Query } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { OrgId } from '../auth/org-id.decorator';
+import { ApiEnvelope, ApiErrors } from '../common/openapi/api-envelope.decorators';
+import { PaginationQuery } from '../common/pagination';
+import { ParseIdPipe } from '../common/uuid';
+import { CreateWebhookDto } from './dto/create-webhook.dto';
+import { WebhookDeliveryResponse } from './dto/webhook-delivery.response';
+import { WebhookDeletedResponse, WebhookResponse } from './dto/webhook.response';
+import { WebhooksService } from './webhooks.service';
+
+const WebhookId = () => Param('id', new ParseIdPipe('Webhook'));
+
+@ApiTags('Webhooks')
+@Controller('webhooks')
+export class WebhooksController {
+  constructor(private readonly webhooks: WebhooksService) {}
+
+  @Get()
+  @ApiOperation({ summary: "The organisation's webhook endpoints, oldest first (not paginated)" })
+  @ApiEnvelope(WebhookResponse, { isArray: true })
+  @ApiErrors()
+  list(@OrgId() organisationId: string) {
+    return this.webhooks.list(organisationId);
+  }
+
+  @Post()
+  @ApiOperation({ summary: 'Registers an endpoint (at most 25 per organisation)' })
+  @ApiEnvelope(WebhookResponse, { status: HttpStatus.CREATED })
+  @ApiErrors(400, 409)
+  create(@OrgId() organisationId: string, @Body() body: CreateWebhookDto) {
+    return this.webhooks.create(organisationId, body);
+  }
+
+  @Delete(':id')
+  @ApiOperation({ summary: 'Deletes an endpoint; its undelivered events are dropped' })
+  @ApiEnvelope(WebhookDeletedResponse)
+  @ApiErrors(404)
+  remove(@OrgId() organisationId: string, @WebhookId() id: string) {
+    return this.webhooks.remove(organisationId, id);
+  }
+
+  @Get(':id/deliveries')
+  @ApiOperation({ summary: "An endpoint's delivery log, newest first (extension)" })
+  @ApiEnvelope(WebhookDeliveryResponse, { paginated: true })
+  @ApiErrors(400, 404)
+  deliveries(@OrgId() organisationId: string, @WebhookId() id: string, @Query() query: PaginationQuery) {
+    return this.webhooks.listDeliveries(organisationId, id, query);
+  }
+
+  @Post(':id/test')
+  @HttpCode(HttpStatus.OK)
+  @ApiOperation({
+    summary: 'Sends a signed webhook.test delivery now and answers with its outcome (extension)',
+    description: 'Body sent: {"event":"webhook.test","timestamp":…,"data":{"webhookId":…,"url":…}}, signed like every delivery.',
+  })
+  @ApiEnvelope(WebhookDeliveryResponse)
+  @ApiErrors(404)
+  test(@OrgId() organisationId: string, @WebhookId() id: string) {
+    return this.webhooks.sendTest(organisationId, id);
+  }
+}

@@ -1,0 +1,24 @@
+import { Module } from '@nestjs/common';
+import { WebhookCommitWatcher } from './webhook-commit-watcher';
+import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
+import { WebhookDispatcher } from './webhook-dispatcher';
+import { WebhookOutboxListener } from './webhook-outbox.listener';
+import { WebhookSecrets } from './webhook-secrets';
+import { WebhookSender } from './webhook-sender';
+import { WebhooksController } from './webhooks.controller';
+import { WebhooksService } from './webhooks.service';
+
+@Module({
+  controllers: [WebhooksController],
+  providers: [
+    WebhooksService,
+    WebhookDeliveriesRepository,
+    WebhookSecrets,
+    WebhookSender,
+    WebhookDispatcher,
+    WebhookCommitWatcher,
+    WebhookOutboxListener,
+  ],
+  exports: [WebhookDispatcher],
+})
+export class WebhooksModule {}
