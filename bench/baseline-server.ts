@@ -1,0 +1,254 @@
+/**
+ * The raw baseline: node:http + pg, no framework, no ORM, running the SQL the service runs for three
+ * endpoints, so `npm run bench` can report the service as a fraction of what the database and Node allow.
+ *
+ *   GET  /api/v1/employees/:id          API-key lookup by hash, the employee, its skills with latest ratings
+ *   GET  /api/v1/employees?search=&page=&limit=   one page (trigram-indexed LIKE) + its exact count
+ *   POST /api/v1/employees/:id/ratings  one transaction: employee, skill (key share), person-skill upsert,
+ *                                        rating insert, outbox rows for the subscribed endpoints
+ *
+ * Every request looks its key up in the database (no cache): the baseline does at least the service's work.
+ * Env: DATABASE_URL, PORT (3901). Started by bench/run.ts; not part of the service.
+ */
+import { createHash } from 'node:crypto';
+import { createServer, IncomingMessage, ServerResponse } from 'node:http';
+import { availableParallelism } from 'node:os';
+import { Pool, PoolClient } from 'pg';
+import { v7 as uuidv7 } from 'uuid';
+
+const pool = new Pool({ connectionString: process.env.DATABASE_URL, max: availableParallelism() });
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const RATING_TYPES = new Set(['MANAGER_EVALUATION', 'SELF_ASSESMENT', 'LLM_RATING']);
+/** The expression of employees_search_trgm_idx, as the employees service writes it. */
+const SEARCH_TEXT = `lower(first_name || ' ' || last_name || chr(1) || business_email || chr(1) || personnel_number)`;
+
+class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+  ) {
+    super(code);
+  }
+}
+
+async function organisationOf(request: IncomingMessage): Promise<string> {
+  const match = /^bearer +(\S+) *$/i.exec(request.headers.authorization ?? '');
+  if (!match) throw new HttpError(401, 'UNAUTHORIZED');
+  const hash = createHash('sha256').update(match[1]).digest('hex');
+  const { rows } = await pool.query<{ organisation_id: string }>(
+    'SELECT organisation_id FROM api_keys WHERE key_hash = $1 AND revoked_at IS NULL',
+    [hash],
+  );
+  if (rows.length === 0) throw new HttpError(401, 'UNAUTHORIZED');
+  return rows[0].organisation_id;
+}
+
+async function getEmployee(organisationId: string, id: string): Promise<unknown> {
+  const employees = await pool.query('SELECT * FROM employees WHERE organisation_id = $1 AND id = $2', [organisationId, id]);
+  if (employees.rows.length === 0) throw new HttpError(404, 'NOT_FOUND');
+  const skills = await pool.query(
+    `SELECT ps.id AS person_skill_id, s.id AS skill_id, s.name AS skill_name,
+            latest.id AS rating_id, latest.score, latest.rating_type, latest.comment, latest.created_at
+       FROM person_skills ps
+       JOIN skills s ON s.id = ps.skill_id
+       LEFT JOIN LATERAL (
+            SELECT r.id, r.score, r.rating_type, r.comment, r.created_at
+              FROM ratings r
+             WHERE r.person_skill_id = ps.id
+             ORDER BY r.created_at DESC, r.id DESC
+             LIMIT 1
+       ) latest ON true
+      WHERE ps.organisation_id = $1 AND ps.employee_id = $2
+      ORDER BY lower(s.name) COLLATE "C", s.id`,
+    [organisationId, id],
+  );
+  return {
+    ...toEmployee(employees.rows[0]),
+    skills: skills.rows.map((row) => ({
+      personSkillId: row.person_skill_id,
+      skillId: row.skill_id,
+      skillName: row.skill_name,
+      latestRating:
+        row.rating_id === null
+          ? null
+          : { score: row.score, ratingType: row.rating_type, createdAt: row.created_at.toISOString() },
+    })),
+  };
+}
+
+async function listEmployees(organisationId: string, params: URLSearchParams): Promise<{ data: unknown[]; meta: object }> {
+  const page = Number(params.get('page') ?? 1);
+  const limit = Number(params.get('limit') ?? 20);
+  if (!Number.isInteger(page) || page < 1 || !Number.isInteger(limit) || limit < 1 || limit > 100) {
+    throw new HttpError(400, 'VALIDATION_ERROR');
+  }
+  const search = params.get('search');
+  const filters = ['organisation_id = $1'];
+  const values: unknown[] = [organisationId];
+  if (search !== null) {
+    values.push(search.replace(/[\\%_]/g, (character) => `\\${character}`));
+    filters.push(`${SEARCH_TEXT} LIKE '%' || lower($2) || '%'`);
+  }
+  const where = filters.join(' AND ');
+  const rows = await pool.query(
+    `SELECT * FROM employees WHERE ${where} ORDER BY created_at, id LIMIT ${limit} OFFSET ${(page - 1) * limit}`,
+    values,
+  );
+  const counted = await pool.query<{ total: number }>(`SELECT count(*)::int AS total FROM employees WHERE ${where}`, values);
+  const total = counted.rows[0].total;
+  const totalPages = Math.ceil(total / limit);
+  return {
+    data: rows.rows.map(toEmployee),
+    meta: { total, page, limit, totalPages, hasNextPage: page < totalPages, hasPrevPage: page > 1 },
+  };
+}
+
+async function rate(organisationId: string, employeeId: string, input: Record<string, unknown>): Promise<unknown> {
+  const { skillId, score, ratingType, comment = null } = input;
+  if (typeof skillId !== 'string' || !Number.isInteger(score) || !RATING_TYPES.has(ratingType as string)) {
+    throw new HttpError(400, 'VALIDATION_ERROR');
+  }
+  if (!UUID.test(skillId)) throw new HttpError(404, 'NOT_FOUND');
+  return inTransaction(async (client) => {
+    const employee = await client.query('SELECT id FROM employees WHERE organisation_id = $1 AND id = $2', [organisationId, employeeId]);
+    if (employee.rows.length === 0) throw new HttpError(404, 'NOT_FOUND');
+    const skills = await client.query(
+      'SELECT id, name, rating_scale_min, rating_scale_max FROM skills WHERE organisation_id = $1 AND id = $2 FOR KEY SHARE',
+      [organisationId, skillId],
+    );
+    const skill = skills.rows[0];
+    if (!skill) throw new HttpError(404, 'NOT_FOUND');
+    if ((score as number) < skill.rating_scale_min || (score as number) > skill.rating_scale_max) {
+      throw new HttpError(400, 'VALIDATION_ERROR');
+    }
+    const now = new Date();
+    let personSkill = await client.query(
+      `INSERT INTO person_skills (id, organisation_id, employee_id, skill_id, created_at) VALUES ($1, $2, $3, $4, $5)
+       ON CONFLICT (employee_id, skill_id) DO NOTHING RETURNING id`,
+      [uuidv7(), organisationId, employeeId, skillId, now],
+    );
+    if (personSkill.rows.length === 0) {
+      personSkill = await client.query('SELECT id FROM person_skills WHERE employee_id = $1 AND skill_id = $2 FOR KEY SHARE', [
+        employeeId,
+        skillId,
+      ]);
+    }
+    const rating = {
+      ratingId: uuidv7(),
+      personSkillId: personSkill.rows[0].id as string,
+      skillId,
+      skillName: skill.name as string,
+      score,
+      ratingType,
+      comment,
+      createdAt: now.toISOString(),
+    };
+    await client.query(
+      `INSERT INTO ratings (id, organisation_id, person_skill_id, employee_id, skill_id, score, rating_type, comment, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+      [rating.ratingId, organisationId, rating.personSkillId, employeeId, skillId, score, ratingType, comment, now],
+    );
+    const endpoints = await client.query<{ id: string }>(
+      `SELECT id FROM webhook_endpoints WHERE organisation_id = $1 AND $2 = ANY (events) ORDER BY created_at, id FOR KEY SHARE`,
+      [organisationId, 'skill.rated'],
+    );
+    if (endpoints.rows.length > 0) {
+      const body = Buffer.from(JSON.stringify({ event: 'skill.rated', timestamp: rating.createdAt, data: { employeeId, rating } }));
+      const values: unknown[] = [organisationId, body, now];
+      const tuples = endpoints.rows.map((endpoint) => {
+        values.push(uuidv7(), endpoint.id);
+        return `($${values.length - 1}, $1, $${values.length}, 'skill.rated', $2, $3)`;
+      });
+      await client.query(
+        `INSERT INTO webhook_deliveries (id, organisation_id, endpoint_id, event, body, created_at) VALUES ${tuples.join(', ')}`,
+        values,
+      );
+    }
+    return rating;
+  });
+}
+
+async function inTransaction<T>(work: (client: PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    const result = await work(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (error) {
+    await client.query('ROLLBACK');
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
+function toEmployee(row: Record<string, any>): Record<string, unknown> {
+  return {
+    id: row.id,
+    personnelNumber: row.personnel_number,
+    firstName: row.first_name,
+    lastName: row.last_name,
+    businessEmail: row.business_email,
+    title: row.title,
+    gender: row.gender,
+    departmentId: row.department_id,
+    hiredAt: row.hired_at?.toISOString() ?? null,
+    leftAt: row.left_at?.toISOString() ?? null,
+    isHRTeamMember: row.is_hr_team_member,
+  };
+}
+
+async function readJson(request: IncomingMessage): Promise<Record<string, unknown>> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of request) chunks.push(chunk as Buffer);
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+  } catch {
+    throw new HttpError(400, 'VALIDATION_ERROR');
+  }
+}
+
+async function route(request: IncomingMessage): Promise<{ status: number; payload: object }> {
+  const url = new URL(request.url ?? '/', 'http://baseline');
+  const path = url.pathname.split('/').filter(Boolean);
+  if (path[0] !== 'api' || path[1] !== 'v1' || path[2] !== 'employees') throw new HttpError(404, 'NOT_FOUND');
+  const organisationId = await organisationOf(request);
+  const id = path[3];
+  if (id !== undefined && !UUID.test(id)) throw new HttpError(404, 'NOT_FOUND');
+  if (request.method === 'GET' && path.length === 3) {
+    return { status: 200, payload: { success: true, ...(await listEmployees(organisationId, url.searchParams)) } };
+  }
+  if (request.method === 'GET' && path.length === 4) {
+    return { status: 200, payload: { success: true, data: await getEmployee(organisationId, id.toLowerCase()) } };
+  }
+  if (request.method === 'POST' && path.length === 5 && path[4] === 'ratings') {
+    const data = await rate(organisationId, id.toLowerCase(), await readJson(request));
+    return { status: 201, payload: { success: true, data } };
+  }
+  throw new HttpError(404, 'NOT_FOUND');
+}
+
+function send(response: ServerResponse, status: number, payload: object): void {
+  const body = JSON.stringify(payload);
+  response.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body) });
+  response.end(body);
+}
+
+const server = createServer((request, response) => {
+  route(request).then(
+    ({ status, payload }) => send(response, status, payload),
+    (error: unknown) => {
+      const known = error instanceof HttpError;
+      if (!known) console.error(error);
+      send(response, known ? error.status : 500, {
+        success: false,
+        error: { message: known ? error.code : 'Internal error', code: known ? error.code : 'INTERNAL_ERROR' },
+      });
+    },
+  );
+});
+
+const port = Number(process.env.PORT ?? 3901);
+server.listen(port, '127.0.0.1', () => console.log(`baseline listening on ${port}`));
+process.once('SIGTERM', () => server.close(() => void pool.end().then(() => process.exit(0))));

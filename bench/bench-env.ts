@@ -1,0 +1,41 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** What the seed and the runner share: where the database is, and the secrets the seed made. */
+export const BENCH_DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/skills_bench';
+
+/** The local HTTPS receiver the seeded webhook endpoints point at. */
+export const RECEIVER_PORT = Number(process.env.BENCH_RECEIVER_PORT ?? 9443);
+
+export const KEYS_FILE = join(__dirname, '.keys.json');
+export const CERT_DIR = join(__dirname, '.certs');
+export const RESULTS_DIR = join(__dirname, 'results');
+
+export const ORGANISATIONS = 10;
+export const EMPLOYEES_PER_ORGANISATION = 100_000;
+export const SKILLS_PER_ORGANISATION = 300;
+export const POSITIONS_PER_ORGANISATION = 1_000;
+export const ORGANISATION_NAME_PREFIX = 'bench-org-';
+/** The label of the seed's API keys; ten of them mean the seed finished. */
+export const SEED_KEY_LABEL = 'bench-seed';
+
+/** Written by the seed, git-ignored: the clear keys exist nowhere else. */
+export interface BenchKeys {
+  /** WEBHOOK_SECRET_KEY (hex) that sealed the endpoints' secrets; the runner starts the service with it. */
+  webhookSecretKey: string;
+  organisations: Array<{ id: string; name: string; apiKey: string }>;
+  /** Endpoints subscribed to skill.rated on the first organisation, with their clear secrets (the receiver checks signatures). */
+  webhookEndpoints: Array<{ id: string; url: string; secret: string }>;
+}
+
+export function readBenchKeys(): BenchKeys {
+  if (!existsSync(KEYS_FILE)) throw new Error(`${KEYS_FILE} is missing: run \`npm run bench:seed\` first`);
+  return JSON.parse(readFileSync(KEYS_FILE, 'utf8')) as BenchKeys;
+}
+
+export async function timed<T>(label: string, step: () => Promise<T>): Promise<T> {
+  const started = Date.now();
+  const result = await step();
+  console.log(`  ${label.padEnd(52)} ${((Date.now() - started) / 1000).toFixed(1).padStart(7)} s`);
+  return result;
+}
