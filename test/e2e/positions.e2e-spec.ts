@@ -323,6 +323,20 @@ describe('positions API', () => {
       expect(largeCount).toBe(4); // position, required skills, replacements, latest scores
     });
 
+    it('drops a skill deleted from the catalogue from the positions that required it', async () => {
+      const kept = await fixtures.skill(`Kept ${newId()}`);
+      const removed = await fixtures.skill(`Removed ${newId()}`);
+      const position = await fixtures.position({
+        requiredSkills: [
+          { skill: kept, minimumRating: 1 },
+          { skill: removed, minimumRating: 1 },
+        ],
+      });
+      await dataSource.getRepository(Skill).delete({ id: removed.id });
+      const response = await get(tenant, `/positions/${position.id}`).expect(200);
+      expect(response.body.data.requiredSkills).toEqual([{ skillId: kept.id, skillName: kept.name, minimumRating: 1 }]);
+    });
+
     it('answers 404 NOT_FOUND for an unknown id', async () => {
       const response = await get(tenant, `/positions/${newId()}`).expect(404);
       expect(response.body).toEqual({ success: false, error: { message: 'Position not found', code: 'NOT_FOUND' } });
