@@ -97,6 +97,7 @@ export class PositionsImportService {
     const employeeIdByNumber = new Map(employees.map((employee) => [employee.personnelNumber, employee.id]));
     const skillByName = new Map(skills.map((skill) => [skill.name.toLowerCase(), skill]));
 
+    // An unknown reference is recorded and resolves to '' for now; throwIfAny refuses the file before any write.
     const problems: FieldError[] = [];
     const employeeId = (personnelNumber: string, field: string): string => {
       const id = employeeIdByNumber.get(personnelNumber);
