@@ -3,9 +3,13 @@ import { Employee } from '../entities/employee.entity';
 
 @ApiSchema({ name: 'Employee' })
 export class EmployeeResponse {
+  @ApiProperty()
   id: string;
+  @ApiProperty()
   personnelNumber: string;
+  @ApiProperty()
   firstName: string;
+  @ApiProperty()
   lastName: string;
   @ApiProperty({ format: 'email' })
   businessEmail: string;
@@ -19,12 +23,15 @@ export class EmployeeResponse {
   hiredAt: string | null;
   @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'set when the employee is deactivated' })
   leftAt: string | null;
+  @ApiProperty()
   isHRTeamMember: boolean;
 }
 
 @ApiSchema({ name: 'EmployeeSkillLatestRating' })
 export class EmployeeSkillLatestRatingResponse {
+  @ApiProperty({ type: 'integer' })
   score: number;
+  @ApiProperty()
   ratingType: string;
   @ApiProperty({ format: 'date-time' })
   createdAt: string;
@@ -32,8 +39,11 @@ export class EmployeeSkillLatestRatingResponse {
 
 @ApiSchema({ name: 'EmployeeSkill' })
 export class EmployeeSkillResponse {
+  @ApiProperty()
   personSkillId: string;
+  @ApiProperty()
   skillId: string;
+  @ApiProperty()
   skillName: string;
   @ApiProperty({ type: EmployeeSkillLatestRatingResponse, nullable: true })
   latestRating: EmployeeSkillLatestRatingResponse | null;
@@ -47,6 +57,7 @@ export class EmployeeDetailResponse extends EmployeeResponse {
 
 @ApiSchema({ name: 'DeactivatedEmployee' })
 export class DeactivatedEmployeeResponse {
+  @ApiProperty()
   id: string;
   @ApiProperty({ format: 'date-time' })
   leftAt: string;

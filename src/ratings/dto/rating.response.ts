@@ -3,10 +3,15 @@ import { RATING_TYPES, RatingType } from '../entities/rating.entity';
 
 @ApiSchema({ name: 'Rating' })
 export class RatingResponse {
+  @ApiProperty()
   ratingId: string;
+  @ApiProperty()
   personSkillId: string;
+  @ApiProperty()
   skillId: string;
+  @ApiProperty()
   skillName: string;
+  @ApiProperty({ type: 'integer' })
   score: number;
   @ApiProperty({ enum: RATING_TYPES })
   ratingType: RatingType;
@@ -18,7 +23,9 @@ export class RatingResponse {
 
 @ApiSchema({ name: 'PersonSkillLatestRating' })
 export class PersonSkillLatestRatingResponse {
+  @ApiProperty()
   ratingId: string;
+  @ApiProperty({ type: 'integer' })
   score: number;
   @ApiProperty({ enum: RATING_TYPES })
   ratingType: RatingType;
@@ -30,8 +37,11 @@ export class PersonSkillLatestRatingResponse {
 
 @ApiSchema({ name: 'PersonSkill' })
 export class PersonSkillResponse {
+  @ApiProperty()
   personSkillId: string;
+  @ApiProperty()
   skillId: string;
+  @ApiProperty()
   skillName: string;
   @ApiProperty({ type: PersonSkillLatestRatingResponse, nullable: true })
   latestRating: PersonSkillLatestRatingResponse | null;

@@ -3,11 +3,15 @@ import { RATING_SCALE_TYPES, RatingScaleType, Skill } from '../entities/skill.en
 
 @ApiSchema({ name: 'Skill' })
 export class SkillResponse {
+  @ApiProperty()
   id: string;
+  @ApiProperty()
   name: string;
   @ApiProperty({ type: String, nullable: true })
   description: string | null;
+  @ApiProperty({ type: 'integer' })
   ratingScaleMin: number;
+  @ApiProperty({ type: 'integer' })
   ratingScaleMax: number;
   @ApiProperty({ enum: RATING_SCALE_TYPES })
   ratingScaleType: RatingScaleType;
@@ -17,12 +21,13 @@ export class SkillResponse {
 
 @ApiSchema({ name: 'SkillDetail' })
 export class SkillDetailResponse extends SkillResponse {
-  @ApiProperty({ description: 'Number of active employees linked to the skill' })
+  @ApiProperty({ type: 'integer', description: 'Number of active employees linked to the skill' })
   employeeCount: number;
 }
 
 @ApiSchema({ name: 'Deleted' })
 export class DeletedResponse {
+  @ApiProperty()
   deleted: boolean;
 }
 

@@ -1,0 +1,105 @@
+import { NestExpressApplication } from '@nestjs/platform-express';
+import request from 'supertest';
+import { createTestApp } from '../support/app';
+
+interface OpenApiDocument {
+  paths: Record<string, Record<string, { parameters?: { name: string; in: string }[]; requestBody?: unknown; responses: Record<string, any> }>>;
+  components: { schemas: Record<string, { properties?: Record<string, any>; required?: string[]; allOf?: unknown[] }> };
+}
+
+/** The OpenAPI document describes every endpoint of employees, employee skills, ratings and skills. */
+describe('OpenAPI of employees, skills and ratings', () => {
+  let app: NestExpressApplication;
+  let document: OpenApiDocument;
+
+  beforeAll(async () => {
+    app = await createTestApp();
+    document = (await request(app.getHttpServer()).get('/api/v1/openapi.json').expect(200)).body;
+  });
+  afterAll(() => app.close());
+
+  const dataSchemaRef = (path: string, method: string, status: string): string => {
+    const data = document.paths[path][method].responses[status].content['application/json'].schema.properties.data;
+    return (data.items ?? data).$ref;
+  };
+
+  it.each([
+    ['/api/v1/employees', 'get', '200', 'Employee', true],
+    ['/api/v1/employees', 'post', '201', 'Employee', false],
+    ['/api/v1/employees/{id}', 'get', '200', 'EmployeeDetail', false],
+    ['/api/v1/employees/{id}', 'patch', '200', 'Employee', false],
+    ['/api/v1/employees/{id}', 'delete', '200', 'DeactivatedEmployee', false],
+    ['/api/v1/employees/{id}/skills', 'get', '200', 'PersonSkill', false],
+    ['/api/v1/employees/{id}/skills/{skillId}', 'put', '200', 'PersonSkill', false],
+    ['/api/v1/employees/{id}/skills/{skillId}', 'delete', '200', 'Deleted', false],
+    ['/api/v1/employees/{id}/ratings', 'get', '200', 'Rating', true],
+    ['/api/v1/employees/{id}/ratings', 'post', '201', 'Rating', false],
+    ['/api/v1/skills', 'get', '200', 'Skill', true],
+    ['/api/v1/skills', 'post', '201', 'Skill', false],
+    ['/api/v1/skills/{id}', 'get', '200', 'SkillDetail', false],
+    ['/api/v1/skills/{id}', 'patch', '200', 'Skill', false],
+    ['/api/v1/skills/{id}', 'delete', '200', 'Deleted', false],
+  ])('documents %s %s with a %s response of %s', (path, method, status, schema, paginated) => {
+    const operation = document.paths[path]?.[method];
+    expect(operation).toBeDefined();
+    expect(dataSchemaRef(path, method, status)).toBe(`#/components/schemas/${schema}`);
+    const envelope = operation.responses[status].content['application/json'].schema;
+    expect(Boolean(envelope.properties.meta)).toBe(paginated);
+    expect(operation.responses['401']).toBeDefined();
+  });
+
+  const EMPLOYEE = ['id', 'personnelNumber', 'firstName', 'lastName', 'businessEmail', 'title', 'gender', 'departmentId', 'hiredAt', 'leftAt', 'isHRTeamMember'];
+  const SKILL = ['id', 'name', 'description', 'ratingScaleMin', 'ratingScaleMax', 'ratingScaleType', 'createdAt'];
+
+  it.each([
+    ['Employee', EMPLOYEE],
+    ['EmployeeDetail', [...EMPLOYEE, 'skills']],
+    ['PersonSkill', ['personSkillId', 'skillId', 'skillName', 'latestRating']],
+    ['PersonSkillLatestRating', ['ratingId', 'score', 'ratingType', 'comment', 'createdAt']],
+    ['EmployeeSkillLatestRating', ['score', 'ratingType', 'createdAt']],
+    ['Rating', ['ratingId', 'personSkillId', 'skillId', 'skillName', 'score', 'ratingType', 'comment', 'createdAt']],
+    ['Skill', SKILL],
+    ['SkillDetail', [...SKILL, 'employeeCount']],
+    ['DeactivatedEmployee', ['id', 'leftAt']],
+    ['Deleted', ['deleted']],
+  ])('describes the %s schema with exactly its fields, all required', (name, fields) => {
+    const schema = document.components.schemas[name];
+    expect(schema).toBeDefined();
+    expect(Object.keys(schema.properties ?? {}).sort()).toEqual([...fields].sort());
+    expect([...(schema.required ?? [])].sort()).toEqual([...fields].sort());
+  });
+
+  it('marks the nullable fields nullable', () => {
+    const { Employee, Rating, PersonSkill } = document.components.schemas;
+    for (const field of ['title', 'gender', 'departmentId', 'hiredAt', 'leftAt']) {
+      expect(Employee.properties![field].nullable).toBe(true);
+    }
+    expect(Rating.properties!.comment.nullable).toBe(true);
+    expect(PersonSkill.properties!.latestRating.nullable).toBe(true);
+    expect(Rating.properties!.score.type).toBe('integer');
+    expect(document.components.schemas.SkillDetail.properties!.employeeCount.type).toBe('integer');
+  });
+
+  it('documents the query parameters and the request bodies', () => {
+    const names = (path: string, method: string) => (document.paths[path][method].parameters ?? []).map((p) => p.name);
+    expect(names('/api/v1/employees', 'get')).toEqual(expect.arrayContaining(['page', 'limit', 'search', 'departmentId', 'isActive']));
+    expect(names('/api/v1/skills', 'get')).toEqual(expect.arrayContaining(['page', 'limit', 'search']));
+    expect(names('/api/v1/employees/{id}/ratings', 'get')).toEqual(
+      expect.arrayContaining(['id', 'page', 'limit', 'skillId', 'ratingType', 'from', 'to']),
+    );
+    expect(names('/api/v1/employees/{id}/skills/{skillId}', 'delete')).toEqual(expect.arrayContaining(['id', 'skillId', 'force']));
+    for (const [path, method] of [
+      ['/api/v1/employees', 'post'],
+      ['/api/v1/employees/{id}', 'patch'],
+      ['/api/v1/employees/{id}/skills/{skillId}', 'put'],
+      ['/api/v1/employees/{id}/ratings', 'post'],
+      ['/api/v1/skills', 'post'],
+      ['/api/v1/skills/{id}', 'patch'],
+    ]) {
+      expect(document.paths[path][method].requestBody).toBeDefined();
+    }
+    const ratingBody = document.components.schemas.CreateRatingDto;
+    expect(ratingBody.required).toEqual(expect.arrayContaining(['skillId', 'score', 'ratingType']));
+    expect(ratingBody.properties!.ratingType.enum).toEqual(['MANAGER_EVALUATION', 'SELF_ASSESMENT', 'LLM_RATING']);
+  });
+});

@@ -1,0 +1,107 @@
+import { NestExpressApplication } from '@nestjs/platform-express';
+import request from 'supertest';
+import { createTenant, createTestApp, TestTenant } from '../support/app';
+import { EventRecorder } from '../support/event-recorder';
+import { createEmployee, createSkill, rate } from '../support/people.factory';
+
+/** Employees, skills, employee skills and ratings of one organisation are invisible to another. */
+describe('tenancy of employees, skills and ratings', () => {
+  let app: NestExpressApplication;
+  let owner: TestTenant;
+  let stranger: TestTenant;
+  let events: EventRecorder;
+  let employee: Record<string, any>;
+  let skill: Record<string, any>;
+  let strangersEmployee: Record<string, any>;
+  let strangersSkill: Record<string, any>;
+
+  beforeAll(async () => {
+    app = await createTestApp();
+    events = EventRecorder.attach(app);
+    owner = await createTenant(app, 'Owner');
+    stranger = await createTenant(app, 'Stranger');
+    employee = await createEmployee(app, owner, { firstName: 'Shared', departmentId: 'D' });
+    skill = await createSkill(app, owner, { name: 'Shared skill' });
+    await rate(app, owner, employee.id, skill.id);
+    strangersEmployee = await createEmployee(app, stranger, { firstName: 'Shared', departmentId: 'D' });
+    strangersSkill = await createSkill(app, stranger, { name: 'Shared skill' });
+    events.clear(owner.organisationId);
+    events.clear(stranger.organisationId);
+  });
+  afterAll(async () => {
+    events.detach();
+    await app.close();
+  });
+
+  const as = (tenant: TestTenant) => {
+    const http = request(app.getHttpServer());
+    return {
+      get: (path: string) => http.get(`/api/v1${path}`).set('Authorization', tenant.bearer),
+      post: (path: string, body: object) => http.post(`/api/v1${path}`).set('Authorization', tenant.bearer).send(body),
+      put: (path: string, body: object) => http.put(`/api/v1${path}`).set('Authorization', tenant.bearer).send(body),
+      patch: (path: string, body: object) => http.patch(`/api/v1${path}`).set('Authorization', tenant.bearer).send(body),
+      delete: (path: string) => http.delete(`/api/v1${path}`).set('Authorization', tenant.bearer),
+    };
+  };
+
+  it.each([
+    ['GET /employees/{id}', () => as(stranger).get(`/employees/${employee.id}`)],
+    ['PATCH /employees/{id}', () => as(stranger).patch(`/employees/${employee.id}`, { firstName: 'Hacked' })],
+    ['DELETE /employees/{id}', () => as(stranger).delete(`/employees/${employee.id}`)],
+    ['GET /employees/{id}/skills', () => as(stranger).get(`/employees/${employee.id}/skills`)],
+    [
+      'PUT /employees/{id}/skills/{skillId} with the other’s employee',
+      () => as(stranger).put(`/employees/${employee.id}/skills/${strangersSkill.id}`, { score: 1, ratingType: 'LLM_RATING' }),
+    ],
+    [
+      'PUT /employees/{id}/skills/{skillId} with the other’s skill',
+      () => as(stranger).put(`/employees/${strangersEmployee.id}/skills/${skill.id}`, { score: 1, ratingType: 'LLM_RATING' }),
+    ],
+    ['DELETE /employees/{id}/skills/{skillId}', () => as(stranger).delete(`/employees/${employee.id}/skills/${skill.id}?force=true`)],
+    [
+      'DELETE /employees/{id}/skills/{skillId} with the other’s skill',
+      () => as(stranger).delete(`/employees/${strangersEmployee.id}/skills/${skill.id}`),
+    ],
+    ['GET /employees/{id}/ratings', () => as(stranger).get(`/employees/${employee.id}/ratings`)],
+    [
+      'POST /employees/{id}/ratings with the other’s employee',
+      () => as(stranger).post(`/employees/${employee.id}/ratings`, { skillId: strangersSkill.id, score: 1, ratingType: 'LLM_RATING' }),
+    ],
+    [
+      'POST /employees/{id}/ratings with the other’s skill in the body',
+      () => as(stranger).post(`/employees/${strangersEmployee.id}/ratings`, { skillId: skill.id, score: 1, ratingType: 'LLM_RATING' }),
+    ],
+    ['GET /skills/{id}', () => as(stranger).get(`/skills/${skill.id}`)],
+    ['PATCH /skills/{id}', () => as(stranger).patch(`/skills/${skill.id}`, { name: 'Hacked' })],
+    ['DELETE /skills/{id}', () => as(stranger).delete(`/skills/${skill.id}`)],
+  ])('%s with the other organisation’s ids answers 404 and emits nothing', async (_case, call) => {
+    const response = await call();
+    expect(response.status).toBe(404);
+    expect(response.body).toEqual({ success: false, error: { code: 'NOT_FOUND', message: expect.any(String) } });
+    expect(events.of(stranger.organisationId)).toEqual([]);
+    expect(events.of(owner.organisationId)).toEqual([]);
+  });
+
+  it('leaves the owner’s rows untouched', async () => {
+    const detail = await as(owner).get(`/employees/${employee.id}`).expect(200);
+    expect(detail.body.data).toMatchObject({ firstName: 'Shared', leftAt: null });
+    expect(detail.body.data.skills).toHaveLength(1);
+    expect((await as(owner).get(`/skills/${skill.id}`).expect(200)).body.data).toMatchObject({ name: 'Shared skill', employeeCount: 1 });
+    expect((await as(owner).get(`/employees/${employee.id}/ratings`).expect(200)).body.meta.total).toBe(1);
+  });
+
+  it('never lists the other organisation’s rows, whatever the filter', async () => {
+    for (const query of ['', '?search=shared', '?departmentId=D', '?isActive=true']) {
+      const response = await as(stranger).get(`/employees${query}`).expect(200);
+      expect(response.body.data.map((e: { id: string }) => e.id)).toEqual([strangersEmployee.id]);
+      expect(response.body.meta.total).toBe(1);
+    }
+    for (const query of ['', '?search=shared']) {
+      const response = await as(stranger).get(`/skills${query}`).expect(200);
+      expect(response.body.data.map((s: { id: string }) => s.id)).toEqual([strangersSkill.id]);
+    }
+    const ratings = await as(stranger).get(`/employees/${strangersEmployee.id}/ratings?skillId=${skill.id}`).expect(200);
+    expect(ratings.body.data).toEqual([]);
+    expect((await as(stranger).get(`/skills/${strangersSkill.id}`).expect(200)).body.data.employeeCount).toBe(0);
+  });
+});
