@@ -16,7 +16,8 @@ import { availableParallelism } from 'node:os';
 import { Pool, PoolClient } from 'pg';
 import { v7 as uuidv7 } from 'uuid';
 
-const pool = new Pool({ connectionString: process.env.DATABASE_URL, max: availableParallelism() });
+// Sized to the cores, as the brief for the baseline asks; BASELINE_POOL_SIZE overrides it for experiments.
+const pool = new Pool({ connectionString: process.env.DATABASE_URL, max: Number(process.env.BASELINE_POOL_SIZE ?? availableParallelism()) });
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const RATING_TYPES = new Set(['MANAGER_EVALUATION', 'SELF_ASSESMENT', 'LLM_RATING']);
 /** The expression of employees_search_trgm_idx, as the employees service writes it. */
