@@ -390,6 +390,8 @@ describe('positions API', () => {
         ['candidate', 'readyAt', 'replacementId', 'skillsGap', 'status'],
       );
       expect(schemas.SkillGap.properties.currentScore.nullable).toBe(true);
+      for (const field of ['minimumRating', 'currentScore', 'gap']) expect(schemas.SkillGap.properties[field].type).toBe('integer');
+      expect(schemas.RequiredSkill.properties.minimumRating.type).toBe('integer');
     });
   });
 });

@@ -16,7 +16,7 @@ export class PersonReference {
 export class RequiredSkillResponse {
   @ApiProperty() skillId: string;
   @ApiProperty() skillName: string;
-  @ApiProperty() minimumRating: number;
+  @ApiProperty({ type: 'integer' }) minimumRating: number;
 }
 
 @ApiSchema({ name: 'Position' })
@@ -41,10 +41,10 @@ export class PositionResponse {
 export class SkillGapResponse {
   @ApiProperty() skillId: string;
   @ApiProperty() skillName: string;
-  @ApiProperty() minimumRating: number;
-  @ApiProperty({ nullable: true, type: Number, description: "The candidate's latest rating score; null when never rated" })
+  @ApiProperty({ type: 'integer' }) minimumRating: number;
+  @ApiProperty({ nullable: true, type: 'integer', description: "The candidate's latest rating score; null when never rated" })
   currentScore: number | null;
-  @ApiProperty({ description: 'max(0, minimumRating − (currentScore ?? 0))' })
+  @ApiProperty({ type: 'integer', description: 'max(0, minimumRating − (currentScore ?? 0))' })
   gap: number;
 }
 
