@@ -17,12 +17,10 @@ import { toDateOrNull } from './dto/iso-date-time';
 import { ListEmployeesQuery } from './dto/list-employees.query';
 import { UpdateEmployeeDto } from './dto/update-employee.dto';
 import { findEmployeeOrFail } from './employee-lookup';
+import { EMPLOYEE_SEARCH_CONDITION } from './employee-search';
 import { Employee } from './entities/employee.entity';
 import { escapeLikePattern } from './like-pattern';
 import { violatedUniqueIndex } from './postgres-errors';
-
-/** Exactly the expression of the employees_search_trgm_idx index, so substring searches use it. */
-const SEARCH_TEXT = `lower(employee.first_name || ' ' || employee.last_name || chr(1) || employee.business_email || chr(1) || employee.personnel_number)`;
 
 const DUPLICATE_MESSAGES: Record<string, string> = {
   employees_personnel_number_key: 'An employee with this personnelNumber already exists',
@@ -46,7 +44,7 @@ export class EmployeesService {
       .skip(query.offset)
       .take(query.limit);
     if (query.search !== undefined) {
-      builder.andWhere(`${SEARCH_TEXT} LIKE '%' || lower(:search) || '%'`, { search: escapeLikePattern(query.search) });
+      builder.andWhere(EMPLOYEE_SEARCH_CONDITION, { search: escapeLikePattern(query.search) });
     }
     if (query.departmentId !== undefined) {
       builder.andWhere('employee.department_id = :departmentId', { departmentId: query.departmentId });

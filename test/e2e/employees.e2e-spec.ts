@@ -1,6 +1,8 @@
 import { NestExpressApplication } from '@nestjs/platform-express';
 import request from 'supertest';
-import { createTenant, createTestApp, TestTenant } from '../support/app';
+import { EMPLOYEE_SEARCH_CONDITION } from '../../src/employees/employee-search';
+import { Employee } from '../../src/employees/entities/employee.entity';
+import { createTenant, createTestApp, dataSourceOf, TestTenant } from '../support/app';
 import { EventRecorder } from '../support/event-recorder';
 import { createEmployee, createSkill, rate, unique } from '../support/people.factory';
 
@@ -260,6 +262,20 @@ describe('employees', () => {
       it('does not match across two fields', async () => {
         expect(await idsFor('lovelacecountess')).toEqual([]);
         expect(await idsFor('lovelace countess')).toEqual([]);
+      });
+
+      it('searches on the expression of the trigram index', async () => {
+        const plan = await dataSourceOf(app).transaction(async (manager) => {
+          // On a tiny table the planner prefers a scan; forbid it to see whether the trigram index applies.
+          await manager.query('SET LOCAL enable_seqscan = off');
+          const [sql, parameters] = manager
+            .createQueryBuilder(Employee, 'employee')
+            .select('employee.id')
+            .where(EMPLOYEE_SEARCH_CONDITION, { search: 'lovel' })
+            .getQueryAndParameters();
+          return manager.query(`EXPLAIN ${sql}`, parameters);
+        });
+        expect(JSON.stringify(plan)).toContain('employees_search_trgm_idx');
       });
 
       it('combines with the other filters and counts only matches', async () => {

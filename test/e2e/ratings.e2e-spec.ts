@@ -1,4 +1,5 @@
 import { NestExpressApplication } from '@nestjs/platform-express';
+import { EventEmitter2 } from '@nestjs/event-emitter';
 import request from 'supertest';
 import { newId } from '../../src/common/uuid';
 import { createTenant, createTestApp, dataSourceOf, TestTenant } from '../support/app';
@@ -65,6 +66,22 @@ describe('ratings', () => {
           latestRating: { ratingId: rating.ratingId, score: 5, ratingType: 'SELF_ASSESMENT', comment: 'I am great', createdAt: rating.createdAt },
         },
       ]);
+    });
+
+    it('writes nothing when a listener of skill.rated fails: the event is part of the transaction', async () => {
+      const employee = await createEmployee(app, tenant);
+      const skill = await createSkill(app, tenant);
+      const failing = async () => {
+        throw new Error('outbox unavailable');
+      };
+      app.get(EventEmitter2).on('skill.rated', failing);
+      try {
+        await post(`/employees/${employee.id}/ratings`, { skillId: skill.id, score: 1, ratingType: 'LLM_RATING' }).expect(500);
+      } finally {
+        app.get(EventEmitter2).off('skill.rated', failing);
+      }
+      expect((await get(`/employees/${employee.id}/skills`)).body.data).toEqual([]);
+      expect((await get(`/employees/${employee.id}/ratings`)).body.meta.total).toBe(0);
     });
 
     it('accepts a skillId in upper case', async () => {
