@@ -45,11 +45,39 @@ describe('first start on the embedded database', () => {
     server = await startServer({ DATA_DIR: dataDir });
     expect(server.output()).not.toMatch(KEY_LINE);
     const response = await fetch(`http://127.0.0.1:${server.port}/api/v1/employees`, {
-      headers: { Authorization: `Bearer ${firstKey}` },
+      headers: { Authorization: `Bearer ${firstKey}`, 'X-Request-Id': 'first-start-probe' },
     });
     expect(response.status).toBe(200);
   });
+
+  it('logs each request as one JSON line with id, method, path, status and duration, and never the key', async () => {
+    const firstKey = KEY_LINE.exec(server!.output()) ?? null;
+    expect(firstKey).toBeNull(); // this process never printed a key
+    const line = await eventually(() =>
+      server!
+        .output()
+        .split('\n')
+        .find((entry) => entry.includes('first-start-probe')),
+    );
+    expect(JSON.parse(line!)).toMatchObject({
+      req: { id: 'first-start-probe', method: 'GET', path: '/api/v1/employees' },
+      res: { statusCode: 200 },
+      responseTime: expect.any(Number),
+    });
+    expect(server!.output()).not.toMatch(/sk_[\w-]{20,}/);
+  });
 });
+
+/** The child's output arrives through a pipe: wait a little for a line it has surely written. */
+async function eventually<T>(read: () => T | undefined, timeoutMs = 3000): Promise<T | undefined> {
+  const deadline = Date.now() + timeoutMs;
+  let value = read();
+  while (value === undefined && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    value = read();
+  }
+  return value;
+}
 
 describe('start on PostgreSQL (DATABASE_URL)', () => {
   const url = `postgres://postgres@127.0.0.1:5432/skills_test_fresh_${process.pid}`;
