@@ -8,7 +8,7 @@
  */
 import autocannon from 'autocannon';
 import { ChildProcess, execFileSync, fork, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, statSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
@@ -158,6 +158,8 @@ async function run(
     duration,
     requests: [{ setupRequest: (request) => ({ ...request, ...next() }) }],
   });
+  // Requests that timed out are still being worked on by the server: let them finish before the next run.
+  await waitForQuietDatabase();
   const row: Row = {
     scenario: scenario.name,
     target,
@@ -286,11 +288,14 @@ async function startServer(
   readyUrl: string,
 ): Promise<ChildProcess> {
   const [file, argv] = HAS_TASKSET ? ['taskset', ['-c', '0', command, ...args]] : [command, args];
+  mkdirSync(RESULTS_DIR, { recursive: true });
+  const log = openSync(join(RESULTS_DIR, `${name}.log`), 'w');
   const child = spawn(file, argv, {
     cwd: ROOT,
     env: { ...process.env, DATABASE_URL: BENCH_DATABASE_URL, ...env },
-    stdio: ['ignore', 'inherit', 'inherit'],
+    stdio: ['ignore', log, log],
   });
+  closeSync(log);
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode} before it was ready`);
@@ -299,7 +304,7 @@ async function startServer(
       () => false,
     );
     if (ready) {
-      console.log(`\n${name} ready (pid ${child.pid}${HAS_TASKSET ? ', CPU 0' : ''})`);
+      console.log(`\n${name} ready (pid ${child.pid}${HAS_TASKSET ? ', CPU 0' : ''}; its log: bench/results/${name}.log)`);
       return child;
     }
     await new Promise((resolve) => setTimeout(resolve, 250));
@@ -315,6 +320,26 @@ async function stop(child: ChildProcess): Promise<void> {
   const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
   await exited;
   clearTimeout(timer);
+}
+
+/** Waits (up to 60 s) until no client query runs on the bench database, seen twice 200 ms apart. */
+async function waitForQuietDatabase(): Promise<void> {
+  const client = new Client({ connectionString: BENCH_DATABASE_URL });
+  await client.connect();
+  try {
+    const deadline = Date.now() + 60_000;
+    let quietChecks = 0;
+    while (quietChecks < 2 && Date.now() < deadline) {
+      const { rows } = await client.query<{ active: number }>(
+        `SELECT count(*)::int AS active FROM pg_stat_activity
+          WHERE datname = current_database() AND state = 'active' AND backend_type = 'client backend' AND pid <> pg_backend_pid()`,
+      );
+      quietChecks = rows[0].active === 0 ? quietChecks + 1 : 0;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  } finally {
+    await client.end();
+  }
 }
 
 /** Unfinished deliveries (the baseline's, an interrupted run's) would be sent during the next measurement. */
