@@ -2,6 +2,13 @@
 const plugin = require('@nestjs/swagger/plugin');
 
 module.exports.name = 'nestjs-swagger-transformer';
-module.exports.version = 1; // bump to invalidate ts-jest's cache after changing the options
+module.exports.version = 2; // bump to invalidate ts-jest's cache after changing the options
 module.exports.factory = (compiler) =>
-  plugin.before({ introspectComments: true, classValidatorShim: true }, compiler.program);
+  plugin.before(
+    {
+      introspectComments: true,
+      classValidatorShim: true,
+      dtoFileNameSuffix: ['.dto.ts', '.entity.ts', '.response.ts', '.query.ts'],
+    },
+    compiler.program,
+  );
