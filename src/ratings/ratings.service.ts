@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { NotFoundError, ValidationError } from '../common/errors';
 import { Page } from '../common/pagination';
-import { newId } from '../common/uuid';
+import { isUuid, newId } from '../common/uuid';
 import { findEmployeeOrFail } from '../employees/employee-lookup';
 import { parseIsoDateTime } from '../employees/dto/iso-date-time';
 import { DomainEvents } from '../events/domain-events';
@@ -86,7 +86,11 @@ export class RatingsService {
       parameters.push(value);
       filters.push(condition.replace('?', `$${parameters.length}`));
     };
-    if (query.skillId !== undefined) addFilter('r.skill_id = ?', query.skillId.toLowerCase());
+    if (query.skillId !== undefined) {
+      // A malformed id names no skill, like any unknown id: an empty list rather than a cast error.
+      if (isUuid(query.skillId)) addFilter('r.skill_id = ?', query.skillId.toLowerCase());
+      else filters.push('false');
+    }
     if (query.ratingType !== undefined) addFilter('r.rating_type = ?', query.ratingType);
     if (from) addFilter('r.created_at >= ?', from);
     if (to) addFilter('r.created_at <= ?', to);

@@ -1,13 +1,13 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsOptional, IsUUID } from 'class-validator';
+import { IsIn, IsOptional, IsString } from 'class-validator';
 import { PaginationQuery } from '../../common/pagination';
 import { IsIsoDateTime } from '../../employees/dto/iso-date-time';
 import { RATING_TYPES, RatingType } from '../entities/rating.entity';
 
 export class ListRatingsQuery extends PaginationQuery {
-  @ApiPropertyOptional({ format: 'uuid', description: 'Unknown skill: an empty list' })
+  @ApiPropertyOptional({ format: 'uuid', description: 'An unknown (or malformed) skill id gives an empty list' })
   @IsOptional()
-  @IsUUID('all')
+  @IsString()
   skillId?: string;
 
   @ApiPropertyOptional({ enum: RATING_TYPES })
