@@ -16,6 +16,15 @@ export interface ClaimedDelivery {
   secretSealed: Buffer | null;
 }
 
+interface ClaimedRow {
+  id: string;
+  endpoint_id: string;
+  event: string;
+  body: Buffer;
+  url: string;
+  secret_sealed: Buffer | null;
+}
+
 /** The outbox table: written inside the change's transaction, claimed and settled by dispatchers. */
 @Injectable()
 export class WebhookDeliveriesRepository {
@@ -67,14 +76,8 @@ export class WebhookDeliveriesRepository {
    * is taken again.
    */
   async claim(limit: number, now: Date, staleBefore: Date): Promise<ClaimedDelivery[]> {
-    const rows: Array<{
-      id: string;
-      endpoint_id: string;
-      event: string;
-      body: Buffer;
-      url: string;
-      secret_sealed: Buffer | null;
-    }> = await this.dataSource.query(
+    // For an UPDATE, TypeORM answers [rows, affected count].
+    const [rows]: [ClaimedRow[], number] = await this.dataSource.query(
       `WITH due AS (
          SELECT id FROM webhook_deliveries
           WHERE outcome IS NULL AND (claimed_at IS NULL OR claimed_at < $2)
