@@ -16,6 +16,12 @@ export interface ClaimedDelivery {
   secretSealed: Buffer | null;
 }
 
+export interface SettledDelivery {
+  id: string;
+  result: SendResult;
+  at: Date;
+}
+
 interface ClaimedRow {
   id: string;
   endpoint_id: string;
@@ -103,18 +109,28 @@ export class WebhookDeliveriesRepository {
   }
 
   async settle(id: string, result: SendResult, at: Date): Promise<void> {
-    await this.dataSource
-      .createQueryBuilder()
-      .update(WebhookDelivery)
-      .set({
-        outcome: result.outcome,
-        statusCode: result.statusCode,
-        error: result.error,
-        durationMs: result.durationMs,
-        attemptedAt: at,
-      })
-      .where('id = :id', { id })
-      .execute();
+    await this.settleMany([{ id, result, at }]);
+  }
+
+  /** Records the outcomes of many attempts in one statement. */
+  async settleMany(settled: SettledDelivery[]): Promise<void> {
+    if (settled.length === 0) return;
+    await this.dataSource.query(
+      `UPDATE webhook_deliveries AS delivery
+          SET outcome = settled.outcome, status_code = settled.status_code, error = settled.error,
+              duration_ms = settled.duration_ms, attempted_at = settled.attempted_at
+         FROM unnest($1::uuid[], $2::varchar[], $3::integer[], $4::varchar[], $5::integer[], $6::timestamptz[])
+              AS settled (id, outcome, status_code, error, duration_ms, attempted_at)
+        WHERE delivery.id = settled.id`,
+      [
+        settled.map((entry) => entry.id),
+        settled.map((entry) => entry.result.outcome),
+        settled.map((entry) => entry.result.statusCode),
+        settled.map((entry) => entry.result.error),
+        settled.map((entry) => entry.result.durationMs),
+        settled.map((entry) => entry.at),
+      ],
+    );
   }
 
   /** An endpoint's deliveries, newest first: one query for the page and one for the count. */

@@ -1,6 +1,6 @@
 import { BeforeApplicationShutdown, Inject, Injectable, Logger } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../config/config';
-import { ClaimedDelivery, WebhookDeliveriesRepository } from './webhook-deliveries.repository';
+import { ClaimedDelivery, SettledDelivery, WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 import { WebhookSecrets } from './webhook-secrets';
 import { SendResult, WebhookSender } from './webhook-sender';
 
@@ -26,6 +26,9 @@ export class WebhookDispatcher implements BeforeApplicationShutdown {
   private pumpAgain = false;
   /** The last claim filled every free slot, so more may be waiting: a finished send pulls the next. */
   private backlog = false;
+  /** Outcomes waiting to be written together (one UPDATE per turn of the event loop). */
+  private unrecorded: SettledDelivery[] = [];
+  private recording?: Promise<void>;
 
   constructor(
     private readonly deliveries: WebhookDeliveriesRepository,
@@ -82,8 +85,21 @@ export class WebhookDispatcher implements BeforeApplicationShutdown {
     this.inFlight.add(sending);
     void sending.finally(() => {
       this.inFlight.delete(sending);
-      if (this.backlog) this.nudge();
+      // Refill in batches rather than one claim per finished send.
+      if (this.backlog && this.inFlight.size <= CONCURRENCY / 2) this.nudge();
     });
+  }
+
+  /** Resolves once the outcome is written, together with the others that finished in the same turn. */
+  private record(settled: SettledDelivery): Promise<void> {
+    this.unrecorded.push(settled);
+    this.recording ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
+      const batch = this.unrecorded;
+      this.unrecorded = [];
+      this.recording = undefined;
+      return this.deliveries.settleMany(batch);
+    });
+    return this.recording;
   }
 
   private async deliver(delivery: ClaimedDelivery): Promise<void> {
@@ -101,7 +117,7 @@ export class WebhookDispatcher implements BeforeApplicationShutdown {
       result = { outcome: 'failed', statusCode: null, error: `not sent: ${(error as Error).message}`, durationMs: 0 };
     }
     try {
-      await this.deliveries.settle(delivery.id, result, new Date());
+      await this.record({ id: delivery.id, result, at: new Date() });
     } catch (error) {
       // Unrecorded, the claim goes stale and the delivery is sent again later: at least once, never lost.
       this.logger.error(`Recording webhook delivery ${delivery.id} failed: ${(error as Error).message}`);
