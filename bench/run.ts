@@ -94,6 +94,7 @@ async function main(): Promise<void> {
         if (scenario.webhooks && keys.webhookEndpoints.length > 0) {
           for (const connections of CONNECTIONS) {
             await warmUp(scenario, SERVICE_PORT, sample, connections);
+            await waitForEmptyOutbox();
             receiver.reset();
             const row = await run(scenario, 'service', SERVICE_PORT, sample, connections, DURATION);
             rows.push(row);
@@ -191,6 +192,7 @@ function addRatios(rows: Row[]): void {
 
 /** Commits a backlog of deliveries in one transaction and times how fast the service's dispatcher sends it. */
 async function drain(receiver: Receiver): Promise<WebhookRow[]> {
+  await waitForEmptyOutbox();
   const client = new Client({ connectionString: BENCH_DATABASE_URL });
   await client.connect();
   try {
@@ -336,6 +338,24 @@ async function waitForQuietDatabase(): Promise<void> {
       );
       quietChecks = rows[0].active === 0 ? quietChecks + 1 : 0;
       await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  } finally {
+    await client.end();
+  }
+}
+
+/** Waits (up to 60 s) until the dispatcher has sent what earlier runs queued, so a measure counts only its own. */
+async function waitForEmptyOutbox(): Promise<void> {
+  const client = new Client({ connectionString: BENCH_DATABASE_URL });
+  await client.connect();
+  try {
+    const deadline = Date.now() + 60_000;
+    while (Date.now() < deadline) {
+      const { rows } = await client.query<{ pending: number }>(
+        'SELECT count(*)::int AS pending FROM webhook_deliveries WHERE outcome IS NULL',
+      );
+      if (rows[0].pending === 0) return;
+      await new Promise((resolve) => setTimeout(resolve, 250));
     }
   } finally {
     await client.end();
