@@ -278,10 +278,10 @@ describe('webhooks: endpoint API', () => {
       );
       expect(body.paths['/api/v1/webhooks'].post.responses['201']).toBeDefined();
       expect(body.paths['/api/v1/webhooks'].post.responses['409']).toBeDefined();
-      expect(Object.keys(body.components.schemas.WebhookResponse.properties).sort()).toEqual(['createdAt', 'events', 'id', 'url']);
+      expect(Object.keys(body.components.schemas.WebhookEndpoint.properties).sort()).toEqual(['createdAt', 'events', 'id', 'url']);
       expect(body.components.schemas.CreateWebhookDto.required.sort()).toEqual(['events', 'url']);
-      expect(body.components.schemas.WebhookDeliveryResponse.properties.statusCode.nullable).toBe(true);
-      expect(body.components.schemas.WebhookDeletedResponse.properties.deleted.type).toBe('boolean');
+      expect(body.components.schemas.WebhookDelivery.properties.statusCode.nullable).toBe(true);
+      expect(body.components.schemas.WebhookDeleted.properties.deleted.type).toBe('boolean');
     });
   });
 });

@@ -1,10 +1,11 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import { WebhookDelivery } from '../entities/webhook-delivery.entity';
 
 export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed', 'refused'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
 /** One attempt to send one event to an endpoint (extension: not in the spec). */
+@ApiSchema({ name: 'WebhookDelivery' })
 export class WebhookDeliveryResponse {
   @ApiProperty({ format: 'uuid', description: 'Also sent as the X-Service-Delivery header' })
   deliveryId: string;

@@ -1,8 +1,9 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import { DOMAIN_EVENT_NAMES } from '../../events/domain-events';
 import { WebhookEndpoint } from '../entities/webhook-endpoint.entity';
 
 /** A webhook endpoint as clients see it: never its secret. */
+@ApiSchema({ name: 'WebhookEndpoint' })
 export class WebhookResponse {
   @ApiProperty({ format: 'uuid' })
   id: string;
@@ -26,6 +27,7 @@ export function toWebhookResponse(endpoint: WebhookEndpoint): WebhookResponse {
   };
 }
 
+@ApiSchema({ name: 'WebhookDeleted' })
 export class WebhookDeletedResponse {
   @ApiProperty()
   deleted: boolean;
