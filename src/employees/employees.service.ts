@@ -17,9 +17,8 @@ import { toDateOrNull } from './dto/iso-date-time';
 import { ListEmployeesQuery } from './dto/list-employees.query';
 import { UpdateEmployeeDto } from './dto/update-employee.dto';
 import { findEmployeeOrFail } from './employee-lookup';
-import { EMPLOYEE_SEARCH_CONDITION } from './employee-search';
+import { EmployeesListReader } from './employees-list.reader';
 import { Employee } from './entities/employee.entity';
-import { escapeLikePattern } from './like-pattern';
 import { violatedUniqueIndex } from './postgres-errors';
 
 const DUPLICATE_MESSAGES: Record<string, string> = {
@@ -33,27 +32,11 @@ export class EmployeesService {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly events: DomainEvents,
     private readonly employeeSkills: EmployeeSkillsReader,
+    private readonly listReader: EmployeesListReader,
   ) {}
 
-  async list(organisationId: string, query: ListEmployeesQuery): Promise<Page<EmployeeResponse>> {
-    const builder = this.dataSource
-      .createQueryBuilder(Employee, 'employee')
-      .where('employee.organisation_id = :organisationId', { organisationId })
-      .orderBy('employee.created_at', 'ASC')
-      .addOrderBy('employee.id', 'ASC')
-      .skip(query.offset)
-      .take(query.limit);
-    if (query.search !== undefined) {
-      builder.andWhere(EMPLOYEE_SEARCH_CONDITION, { search: escapeLikePattern(query.search) });
-    }
-    if (query.departmentId !== undefined) {
-      builder.andWhere('employee.department_id = :departmentId', { departmentId: query.departmentId });
-    }
-    if (query.isActive !== undefined) {
-      builder.andWhere(query.isActive ? 'employee.left_at IS NULL' : 'employee.left_at IS NOT NULL');
-    }
-    const [employees, total] = await builder.getManyAndCount();
-    return Page.of(employees.map(toEmployeeResponse), total, query);
+  list(organisationId: string, query: ListEmployeesQuery): Promise<Page<EmployeeResponse>> {
+    return this.listReader.list(organisationId, query);
   }
 
   async get(organisationId: string, id: string): Promise<EmployeeDetailResponse> {

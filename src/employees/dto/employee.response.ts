@@ -63,7 +63,10 @@ export class DeactivatedEmployeeResponse {
   leftAt: string;
 }
 
-export function toEmployeeResponse(employee: Employee): EmployeeResponse {
+/** The columns an EmployeeResponse is made of: an entity, or a raw row selected with employeeColumns(). */
+export type EmployeeFields = Omit<Employee, 'organisationId' | 'createdAt' | 'updatedAt'>;
+
+export function toEmployeeResponse(employee: EmployeeFields): EmployeeResponse {
   return {
     id: employee.id,
     personnelNumber: employee.personnelNumber,
