@@ -1,12 +1,11 @@
 import { Module } from '@nestjs/common';
-import { RatingsModule } from '../ratings/ratings.module';
 import { EmployeesController } from './employees.controller';
 import { EmployeesService } from './employees.service';
+import { EmployeeDetailReader } from './employee-detail.reader';
 import { EmployeesListReader } from './employees-list.reader';
 
 @Module({
-  imports: [RatingsModule],
   controllers: [EmployeesController],
-  providers: [EmployeesService, EmployeesListReader],
+  providers: [EmployeesService, EmployeesListReader, EmployeeDetailReader],
 })
 export class EmployeesModule {}

@@ -5,7 +5,6 @@ import { ConflictError } from '../common/errors';
 import { Page } from '../common/pagination';
 import { newId } from '../common/uuid';
 import { DomainEvents } from '../events/domain-events';
-import { EmployeeSkillsReader } from '../ratings/employee-skills.reader';
 import { CreateEmployeeDto } from './dto/create-employee.dto';
 import {
   DeactivatedEmployeeResponse,
@@ -17,6 +16,7 @@ import { toDateOrNull } from './dto/iso-date-time';
 import { ListEmployeesQuery } from './dto/list-employees.query';
 import { UpdateEmployeeDto } from './dto/update-employee.dto';
 import { findEmployeeOrFail } from './employee-lookup';
+import { EmployeeDetailReader } from './employee-detail.reader';
 import { EmployeesListReader } from './employees-list.reader';
 import { Employee } from './entities/employee.entity';
 import { violatedUniqueIndex } from './postgres-errors';
@@ -31,7 +31,7 @@ export class EmployeesService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly events: DomainEvents,
-    private readonly employeeSkills: EmployeeSkillsReader,
+    private readonly detailReader: EmployeeDetailReader,
     private readonly listReader: EmployeesListReader,
   ) {}
 
@@ -39,22 +39,8 @@ export class EmployeesService {
     return this.listReader.list(organisationId, query);
   }
 
-  async get(organisationId: string, id: string): Promise<EmployeeDetailResponse> {
-    const employee = await findEmployeeOrFail(this.dataSource.manager, organisationId, id);
-    const skills = await this.employeeSkills.list(this.dataSource.manager, organisationId, id);
-    return {
-      ...toEmployeeResponse(employee),
-      skills: skills.map(({ personSkillId, skillId, skillName, latestRating }) => ({
-        personSkillId,
-        skillId,
-        skillName,
-        latestRating: latestRating && {
-          score: latestRating.score,
-          ratingType: latestRating.ratingType,
-          createdAt: latestRating.createdAt,
-        },
-      })),
-    };
+  get(organisationId: string, id: string): Promise<EmployeeDetailResponse> {
+    return this.detailReader.get(organisationId, id);
   }
 
   async create(organisationId: string, input: CreateEmployeeDto): Promise<EmployeeResponse> {

@@ -10,6 +10,5 @@ import { RatingsService } from './ratings.service';
   imports: [SkillsModule],
   controllers: [EmployeeSkillsController, RatingsController],
   providers: [EmployeeSkillsReader, EmployeeSkillsService, RatingsService],
-  exports: [EmployeeSkillsReader],
 })
 export class RatingsModule {}
