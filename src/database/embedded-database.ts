@@ -1,4 +1,5 @@
 import { PGlite } from '@electric-sql/pglite';
+import type { btree_gin as BtreeGin } from '@electric-sql/pglite/contrib/btree_gin' with { 'resolution-mode': 'import' };
 import type { pg_trgm as PgTrgm } from '@electric-sql/pglite/contrib/pg_trgm' with { 'resolution-mode': 'import' };
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -7,6 +8,8 @@ import { join, resolve } from 'node:path';
 // The contrib entry ships only ESM type declarations; `require` loads its CommonJS build.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { pg_trgm } = require('@electric-sql/pglite/contrib/pg_trgm') as { pg_trgm: typeof PgTrgm };
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { btree_gin } = require('@electric-sql/pglite/contrib/btree_gin') as { btree_gin: typeof BtreeGin };
 
 export class EmbeddedDatabaseInUseError extends Error {}
 
@@ -25,7 +28,7 @@ export async function startEmbeddedDatabase(dataDir: string, maxConnections = 1)
   mkdirSync(directory, { recursive: true });
   const releaseLock = acquireLock(join(directory, 'embedded.lock'));
   try {
-    const db = await PGlite.create({ dataDir: join(directory, 'pgdata'), extensions: { pg_trgm } });
+    const db = await PGlite.create({ dataDir: join(directory, 'pgdata'), extensions: { pg_trgm, btree_gin } });
     const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections });
     await server.start();
     return {

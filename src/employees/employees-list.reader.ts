@@ -11,8 +11,9 @@ import { escapeLikePattern } from './like-pattern';
 /**
  * One page of GET /employees and its exact total, in raw SQL. The page reads the ids of the requested
  * window first (an index-only scan of employees_list_idx when unfiltered, so a deep OFFSET skips index
- * entries rather than heap rows) and then only those rows. Page and count run concurrently on two pool
- * connections.
+ * entries rather than heap rows) and then only those rows. The total of an unfiltered or isActive-only list
+ * is one row of organisation_employee_counts; other totals are counted. Page and total run concurrently on
+ * two pool connections.
  */
 @Injectable()
 export class EmployeesListReader {
@@ -42,9 +43,24 @@ export class EmployeesListReader {
           ORDER BY e.created_at, e.id`,
         [...parameters, query.limit, query.offset],
       ),
-      this.count(where, parameters),
+      query.search === undefined && query.departmentId === undefined
+        ? this.countFromCounter(organisationId, query.isActive)
+        : this.count(where, parameters),
     ]);
     return Page.of(rows.map(toEmployeeResponse), total, query);
+  }
+
+  /**
+   * The exact total of an unfiltered or isActive-only list: organisation_employee_counts is kept by triggers
+   * in every employee write's transaction. No row yet: the organisation never had an employee.
+   */
+  private async countFromCounter(organisationId: string, isActive: boolean | undefined): Promise<number> {
+    const [row] = await this.dataSource.query<{ total: number }[]>(
+      `SELECT (CASE WHEN $2::boolean IS NULL THEN total WHEN $2 THEN active ELSE total - active END)::int AS total
+         FROM organisation_employee_counts WHERE organisation_id = $1`,
+      [organisationId, isActive ?? null],
+    );
+    return row?.total ?? 0;
   }
 
   private async count(where: string, parameters: unknown[]): Promise<number> {

@@ -195,6 +195,58 @@ describe('employees', () => {
       expect(inactiveOnes.body.meta.total).toBe(1);
     });
 
+    describe('exact totals kept per organisation (organisation_employee_counts)', () => {
+      /** meta.total of the unfiltered, isActive=true and isActive=false lists. */
+      const totals = async () => {
+        const lists = ['', '?isActive=true', '?isActive=false'].map((filter) => get(`/employees${filter}`).expect(200));
+        return (await Promise.all(lists)).map((response) => response.body.meta.total);
+      };
+      const counted = async () => {
+        const [row] = await dataSourceOf(app).query(
+          `SELECT count(*)::int AS total, (count(*) FILTER (WHERE left_at IS NULL))::int AS active
+             FROM employees WHERE organisation_id = $1`,
+          [tenant.organisationId],
+        );
+        return [row.total, row.active, row.total - row.active];
+      };
+
+      it('stay exact across create, a refused duplicate, deactivate, PATCH leftAt and reactivate', async () => {
+        expect(await totals()).toEqual([0, 0, 0]);
+        const ada = await createEmployee(app, tenant);
+        const alan = await createEmployee(app, tenant);
+        expect(await totals()).toEqual([2, 2, 0]);
+        const duplicate = { personnelNumber: ada.personnelNumber, firstName: 'A', lastName: 'B', businessEmail: `x.${ada.businessEmail}` };
+        await post('/employees', duplicate).expect(409);
+        expect(await totals()).toEqual([2, 2, 0]);
+        await del(`/employees/${ada.id}`).expect(200);
+        await del(`/employees/${ada.id}`).expect(200);
+        expect(await totals()).toEqual([2, 1, 1]);
+        await patch(`/employees/${alan.id}`, { leftAt: '2026-01-01T00:00:00.000Z' }).expect(200);
+        await patch(`/employees/${alan.id}`, { leftAt: '2026-02-01T00:00:00.000Z' }).expect(200);
+        expect(await totals()).toEqual([2, 0, 2]);
+        await patch(`/employees/${ada.id}`, { leftAt: null }).expect(200);
+        await patch(`/employees/${ada.id}`, { firstName: 'Augusta' }).expect(200);
+        expect(await totals()).toEqual([2, 1, 1]);
+        expect(await counted()).toEqual([2, 1, 1]);
+      });
+
+      it('are kept by the database, so writes outside the service count too', async () => {
+        const stays = await createEmployee(app, tenant);
+        const removed = await createEmployee(app, tenant);
+        await dataSourceOf(app).query(`DELETE FROM employees WHERE id = $1`, [removed.id]);
+        await dataSourceOf(app).query(`UPDATE employees SET left_at = now() WHERE id = $1`, [stays.id]);
+        expect(await totals()).toEqual([1, 0, 1]);
+        expect(await counted()).toEqual([1, 0, 1]);
+      });
+
+      it('leave filtered totals counted', async () => {
+        await createEmployee(app, tenant, { departmentId: 'D-1', firstName: 'Zelda' });
+        await createEmployee(app, tenant, { departmentId: 'D-2' });
+        expect((await get('/employees?departmentId=D-1').expect(200)).body.meta.total).toBe(1);
+        expect((await get('/employees?search=zelda&isActive=true').expect(200)).body.meta.total).toBe(1);
+      });
+    });
+
     it.each(['yes', '1', 'TRUE', ''])('rejects isActive=%s with 400', async (value) => {
       const response = await get(`/employees?isActive=${value}`).expect(400);
       expect(response.body.error.details[0].field).toBe('isActive');
