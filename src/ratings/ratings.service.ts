@@ -8,7 +8,6 @@ import { findEmployeeOrFail } from '../employees/employee-lookup';
 import { parseIsoDateTime } from '../employees/dto/iso-date-time';
 import { DomainEvents } from '../events/domain-events';
 import { Skill } from '../skills/entities/skill.entity';
-import { SkillsService } from '../skills/skills.service';
 import { ListRatingsQuery } from './dto/list-ratings.query';
 import { RateSkillDto } from './dto/rate-skill.dto';
 import { RatingResponse } from './dto/rating.response';
@@ -32,7 +31,6 @@ const PERSON_SKILL_ATTEMPTS = 3;
 export class RatingsService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly skills: SkillsService,
     private readonly events: DomainEvents,
   ) {}
 
@@ -42,15 +40,12 @@ export class RatingsService {
    */
   async rate(organisationId: string, employeeId: string, skillId: string, input: RateSkillDto): Promise<RatingResponse> {
     return this.dataSource.transaction(async (manager) => {
-      await findEmployeeOrFail(manager, organisationId, employeeId);
-      // Key-share lock: the skill cannot be deleted before this rating commits.
-      const skill = await this.skills.findOrFail(manager, organisationId, skillId, 'for_key_share');
+      const skill = await this.findRatedSkill(manager, organisationId, employeeId, skillId);
       assertScoreInScale(input.score, skill);
-      const personSkillId = await this.ensurePersonSkill(manager, organisationId, employeeId, skill.id);
       const createdAt = new Date();
       const rating: RatingResponse = {
         ratingId: newId(),
-        personSkillId,
+        personSkillId: '',
         skillId: skill.id,
         skillName: skill.name,
         score: input.score,
@@ -58,17 +53,7 @@ export class RatingsService {
         comment: input.comment ?? null,
         createdAt: createdAt.toISOString(),
       };
-      await manager.insert(Rating, {
-        id: rating.ratingId,
-        organisationId,
-        personSkillId,
-        employeeId,
-        skillId: skill.id,
-        score: rating.score,
-        ratingType: rating.ratingType,
-        comment: rating.comment,
-        createdAt,
-      });
+      rating.personSkillId = await this.insertRating(manager, organisationId, employeeId, rating, createdAt);
       await this.events.publish(manager, organisationId, 'skill.rated', { employeeId, rating }, createdAt);
       return rating;
     });
@@ -117,6 +102,80 @@ export class RatingsService {
   }
 
   /**
+   * The skill, key-share locked so it cannot be deleted before this rating commits, and the employee's
+   * existence, in one statement. An unknown employee is reported before an unknown skill.
+   */
+  private async findRatedSkill(
+    manager: EntityManager,
+    organisationId: string,
+    employeeId: string,
+    skillId: string,
+  ): Promise<RatedSkill> {
+    const rows = isUuid(skillId)
+      ? await manager.query<(RatedSkill & { employeeExists: boolean })[]>(
+          `SELECT s.id, s.name, s.rating_scale_min AS "ratingScaleMin", s.rating_scale_max AS "ratingScaleMax",
+                  EXISTS (SELECT 1 FROM employees e WHERE e.organisation_id = $1 AND e.id = $2) AS "employeeExists"
+             FROM skills s
+            WHERE s.organisation_id = $1 AND s.id = $3
+              FOR KEY SHARE OF s`,
+          [organisationId, employeeId, skillId.toLowerCase()],
+        )
+      : [];
+    if (rows.length === 0) {
+      await findEmployeeOrFail(manager, organisationId, employeeId);
+      throw new NotFoundError('Skill');
+    }
+    const { employeeExists, ...skill } = rows[0];
+    if (!employeeExists) throw new NotFoundError('Employee');
+    return skill;
+  }
+
+  /**
+   * Inserts the rating, creating the employee's PersonSkill when absent, in one statement; returns the
+   * PersonSkill id. That statement cannot see a link a concurrent first rating committed after it began
+   * (its insert then does nothing and its read finds nothing): that rare case takes the step-by-step path.
+   */
+  private async insertRating(
+    manager: EntityManager,
+    organisationId: string,
+    employeeId: string,
+    rating: RatingResponse,
+    createdAt: Date,
+  ): Promise<string> {
+    const inserted = await manager.query<{ person_skill_id: string }[]>(
+      `WITH created AS (
+         INSERT INTO person_skills (id, organisation_id, employee_id, skill_id, created_at)
+         VALUES ($1, $2, $3, $4, $5)
+         ON CONFLICT (employee_id, skill_id) DO NOTHING
+         RETURNING id
+       ), existing AS (
+         -- Key-share lock: a concurrent DELETE of the link waits for this rating.
+         SELECT id FROM person_skills WHERE employee_id = $3 AND skill_id = $4 FOR KEY SHARE
+       ), link AS (
+         SELECT id FROM created UNION ALL SELECT id FROM existing
+       )
+       INSERT INTO ratings (id, organisation_id, person_skill_id, employee_id, skill_id, score, rating_type, comment, created_at)
+       SELECT $6, $2, link.id, $3, $4, $7, $8, $9, $5 FROM link
+       RETURNING person_skill_id`,
+      [newId(), organisationId, employeeId, rating.skillId, createdAt, rating.ratingId, rating.score, rating.ratingType, rating.comment],
+    );
+    if (inserted.length > 0) return inserted[0].person_skill_id;
+    const personSkillId = await this.ensurePersonSkill(manager, organisationId, employeeId, rating.skillId);
+    await manager.insert(Rating, {
+      id: rating.ratingId,
+      organisationId,
+      personSkillId,
+      employeeId,
+      skillId: rating.skillId,
+      score: rating.score,
+      ratingType: rating.ratingType,
+      comment: rating.comment,
+      createdAt,
+    });
+    return personSkillId;
+  }
+
+  /**
    * The PersonSkill of (employee, skill), created when absent. Concurrent first ratings both try
    * the insert; the unique (employee_id, skill_id) index lets one win, and the other reads it.
    */
@@ -146,7 +205,9 @@ export class RatingsService {
   }
 }
 
-function assertScoreInScale(score: number, skill: Skill): void {
+type RatedSkill = Pick<Skill, 'id' | 'name' | 'ratingScaleMin' | 'ratingScaleMax'>;
+
+function assertScoreInScale(score: number, skill: RatedSkill): void {
   if (score < skill.ratingScaleMin || score > skill.ratingScaleMax) {
     throw ValidationError.forField(
       'score',

@@ -38,27 +38,23 @@ export class WebhookDeliveriesRepository {
 
   /**
    * Records one pending delivery per endpoint of the organisation subscribed to `event`, with `manager`,
-   * the transaction of the change. Two statements: the endpoint lookup and one multi-row insert.
-   * The lookup holds a key-share lock, so an endpoint deleted concurrently cannot break the change's commit.
+   * the transaction of the change, in one statement. The endpoint read holds a key-share lock, so an endpoint
+   * deleted concurrently cannot break the change's commit. Each row's id is a UUID v7 of this moment:
+   * newId()'s first 8 bytes (time, version) with a random tail from gen_random_uuid() (whose variant bits match).
    */
   async enqueue(manager: EntityManager, organisationId: string, event: string, body: Buffer, at: Date): Promise<number> {
-    const endpoints: { id: string }[] = await manager.query(
-      `SELECT id FROM webhook_endpoints
-        WHERE organisation_id = $1 AND $2 = ANY (events)
-        ORDER BY created_at, id
-        FOR KEY SHARE`,
-      [organisationId, event],
+    const inserted: unknown[] = await manager.query(
+      `INSERT INTO webhook_deliveries (id, organisation_id, endpoint_id, event, body, created_at)
+       SELECT encode(overlay(uuid_send(gen_random_uuid()) PLACING substring(uuid_send($5::uuid) FROM 1 FOR 8) FROM 1 FOR 8), 'hex')::uuid,
+              $1, endpoint.id, $2, $3, $4
+         FROM (SELECT id FROM webhook_endpoints
+                WHERE organisation_id = $1 AND $2 = ANY (events)
+                ORDER BY created_at, id
+                  FOR KEY SHARE) endpoint
+       RETURNING id`,
+      [organisationId, event, body, at, newId()],
     );
-    if (endpoints.length === 0) return 0;
-    await manager
-      .createQueryBuilder()
-      .insert()
-      .into(WebhookDelivery)
-      .values(
-        endpoints.map((endpoint) => ({ id: newId(), organisationId, endpointId: endpoint.id, event, body, createdAt: at })),
-      )
-      .execute();
-    return endpoints.length;
+    return inserted.length;
   }
 
   /** A delivery that is sent at once by its caller (the test endpoint): created already claimed. */
