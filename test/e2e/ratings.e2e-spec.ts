@@ -138,6 +138,33 @@ describe('ratings', () => {
       expect(rating.comment).toBeNull();
     });
 
+    it('gives concurrent first ratings of one skill one PersonSkill, and keeps every rating', async () => {
+      const employee = await createEmployee(app, tenant);
+      const skill = await createSkill(app, tenant);
+      const responses = await Promise.all(
+        [0, 1, 2, 3, 4, 5, 0, 1].map((score) =>
+          post(`/employees/${employee.id}/ratings`, { skillId: skill.id, score, ratingType: 'LLM_RATING' }),
+        ),
+      );
+      expect(responses.map((response) => response.status)).toEqual(Array(8).fill(201));
+      expect(new Set(responses.map((response) => response.body.data.personSkillId)).size).toBe(1);
+      const listed = await get(`/employees/${employee.id}/ratings?limit=100`).expect(200);
+      expect(listed.body.meta.total).toBe(8);
+    });
+
+    it('answers an unknown employee with 404 Employee before looking at the skill', async () => {
+      const response = await post(`/employees/${UNKNOWN_ID}/ratings`, { skillId: UNKNOWN_ID, score: 1, ratingType: 'LLM_RATING' });
+      expect(response.status).toBe(404);
+      expect(response.body.error.message).toMatch(/Employee/);
+      const known = await createEmployee(app, tenant);
+      const skill = await createSkill(app, tenant);
+      const unknownEmployee = await post(`/employees/${UNKNOWN_ID}/ratings`, { skillId: skill.id, score: 1, ratingType: 'LLM_RATING' });
+      expect(unknownEmployee.body.error.message).toMatch(/Employee/);
+      const unknownSkill = await post(`/employees/${known.id}/ratings`, { skillId: UNKNOWN_ID, score: 1, ratingType: 'LLM_RATING' });
+      expect(unknownSkill.status).toBe(404);
+      expect(unknownSkill.body.error.message).toMatch(/Skill/);
+    });
+
     it.each([UNKNOWN_ID, 'nope'])('answers employee %s with 404', async (id) => {
       const skill = await createSkill(app, tenant);
       await post(`/employees/${id}/ratings`, { skillId: skill.id, score: 1, ratingType: 'LLM_RATING' }).expect(404);
