@@ -1,0 +1,30 @@
+import { randomBytes } from 'node:crypto';
+import type { AppConfig } from '../config/config';
+import * as secretBox from './secret-box';
+import { WebhookSecrets } from './webhook-secrets';
+
+describe('WebhookSecrets', () => {
+  const endpointId = '0199a000-0000-7000-8000-000000000001';
+  const secrets = new WebhookSecrets({ webhookSecretKey: randomBytes(32) } as AppConfig);
+  const open = jest.spyOn(secretBox, 'openSecret');
+  afterAll(() => open.mockRestore());
+
+  it('opens an endpoint secret once and answers it from memory afterwards', () => {
+    const sealed = secrets.seal('first-secret', endpointId);
+    open.mockClear();
+    expect(secrets.signingKey(sealed, endpointId)).toBe('first-secret');
+    expect(secrets.signingKey(Buffer.from(sealed), endpointId)).toBe('first-secret');
+    expect(open).toHaveBeenCalledTimes(1);
+  });
+
+  it('opens again when the sealed bytes of the endpoint differ, and refuses bytes sealed for another endpoint', () => {
+    secrets.signingKey(secrets.seal('first-secret', endpointId), endpointId);
+    expect(secrets.signingKey(secrets.seal('second-secret', endpointId), endpointId)).toBe('second-secret');
+    const foreign = secrets.seal('foreign', '0199a000-0000-7000-8000-000000000002');
+    expect(() => secrets.signingKey(foreign, endpointId)).toThrow();
+  });
+
+  it('signs with an empty key when the endpoint has no secret', () => {
+    expect(secrets.signingKey(null, endpointId)).toBe('');
+  });
+});
