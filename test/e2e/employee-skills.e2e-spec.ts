@@ -1,6 +1,6 @@
 import { NestExpressApplication } from '@nestjs/platform-express';
-import request from 'supertest';
 import { PostgresQueryRunner } from 'typeorm/driver/postgres/PostgresQueryRunner';
+import { apiClient } from '../support/api-client';
 import { createTenant, createTestApp, TestTenant } from '../support/app';
 import { EventRecorder } from '../support/event-recorder';
 import { createEmployee, createSkill, rate, unique } from '../support/people.factory';
@@ -24,10 +24,7 @@ describe('employee skills', () => {
     await app.close();
   });
 
-  const http = () => request(app.getHttpServer());
-  const get = (path: string) => http().get(`/api/v1${path}`).set('Authorization', tenant.bearer);
-  const put = (path: string, body: object) => http().put(`/api/v1${path}`).set('Authorization', tenant.bearer).send(body);
-  const del = (path: string) => http().delete(`/api/v1${path}`).set('Authorization', tenant.bearer);
+  const { get, put, del } = apiClient(() => app, () => tenant);
 
   describe('PUT /employees/{id}/skills/{skillId}', () => {
     it('creates the PersonSkill with its first rating and emits skill.rated with the Rating', async () => {

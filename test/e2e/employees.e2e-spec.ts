@@ -1,7 +1,7 @@
 import { NestExpressApplication } from '@nestjs/platform-express';
-import request from 'supertest';
 import { EMPLOYEE_SEARCH_CONDITION } from '../../src/employees/employee-search';
 import { Employee } from '../../src/employees/entities/employee.entity';
+import { apiClient } from '../support/api-client';
 import { createTenant, createTestApp, dataSourceOf, TestTenant } from '../support/app';
 import { EventRecorder } from '../support/event-recorder';
 import { createEmployee, createSkill, rate, unique } from '../support/people.factory';
@@ -26,12 +26,7 @@ describe('employees', () => {
     await app.close();
   });
 
-  const http = () => request(app.getHttpServer());
-  const get = (path: string) => http().get(`/api/v1${path}`).set('Authorization', tenant.bearer);
-  const post = (path: string, body: object) => http().post(`/api/v1${path}`).set('Authorization', tenant.bearer).send(body);
-  const patch = (path: string, body: object) =>
-    http().patch(`/api/v1${path}`).set('Authorization', tenant.bearer).send(body);
-  const del = (path: string) => http().delete(`/api/v1${path}`).set('Authorization', tenant.bearer);
+  const { get, post, patch, del } = apiClient(() => app, () => tenant);
 
   describe('POST /employees', () => {
     it('creates an employee with every field, returns it with 201 and emits employee.created with it', async () => {

@@ -1,7 +1,7 @@
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { EventEmitter2 } from '@nestjs/event-emitter';
-import request from 'supertest';
 import { newId } from '../../src/common/uuid';
+import { apiClient } from '../support/api-client';
 import { createTenant, createTestApp, dataSourceOf, TestTenant } from '../support/app';
 import { EventRecorder } from '../support/event-recorder';
 import { createEmployee, createSkill, rate } from '../support/people.factory';
@@ -25,9 +25,7 @@ describe('ratings', () => {
     await app.close();
   });
 
-  const http = () => request(app.getHttpServer());
-  const get = (path: string) => http().get(`/api/v1${path}`).set('Authorization', tenant.bearer);
-  const post = (path: string, body: object) => http().post(`/api/v1${path}`).set('Authorization', tenant.bearer).send(body);
+  const { get, post } = apiClient(() => app, () => tenant);
 
   describe('POST /employees/{id}/ratings', () => {
     it('creates the PersonSkill and a Rating, answers 201 with it and emits skill.rated with it', async () => {

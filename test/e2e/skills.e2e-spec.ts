@@ -1,5 +1,5 @@
 import { NestExpressApplication } from '@nestjs/platform-express';
-import request from 'supertest';
+import { apiClient } from '../support/api-client';
 import { createTenant, createTestApp, TestTenant } from '../support/app';
 import { createEmployee, createSkill, rate, unique } from '../support/people.factory';
 
@@ -17,12 +17,7 @@ describe('skills', () => {
   });
   afterAll(() => app.close());
 
-  const http = () => request(app.getHttpServer());
-  const get = (path: string) => http().get(`/api/v1${path}`).set('Authorization', tenant.bearer);
-  const post = (path: string, body: object) => http().post(`/api/v1${path}`).set('Authorization', tenant.bearer).send(body);
-  const patch = (path: string, body: object) =>
-    http().patch(`/api/v1${path}`).set('Authorization', tenant.bearer).send(body);
-  const del = (path: string) => http().delete(`/api/v1${path}`).set('Authorization', tenant.bearer);
+  const { get, post, patch, del } = apiClient(() => app, () => tenant);
 
   describe('POST /skills', () => {
     it('creates a skill with the defaults NUMERIC, 0 and 5', async () => {
