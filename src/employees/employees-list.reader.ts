@@ -6,7 +6,7 @@ import { EmployeeFields, EmployeeResponse, toEmployeeResponse } from './dto/empl
 import { ListEmployeesQuery } from './dto/list-employees.query';
 import { employeeColumns } from './employee-columns';
 import { employeeSearchCondition } from './employee-search';
-import { escapeLikePattern } from './like-pattern';
+import { escapeLikePattern } from '../common/like-pattern';
 
 /**
  * One page of GET /employees and its exact total, in raw SQL. The page reads the ids of the requested

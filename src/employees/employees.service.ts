@@ -12,14 +12,14 @@ import {
   EmployeeResponse,
   toEmployeeResponse,
 } from './dto/employee.response';
-import { toDateOrNull } from './dto/iso-date-time';
+import { toDateOrNull } from '../common/iso-date-time';
 import { ListEmployeesQuery } from './dto/list-employees.query';
 import { UpdateEmployeeDto } from './dto/update-employee.dto';
 import { findEmployeeOrFail } from './employee-lookup';
 import { EmployeeDetailReader } from './employee-detail.reader';
 import { EmployeesListReader } from './employees-list.reader';
 import { Employee } from './entities/employee.entity';
-import { violatedUniqueIndex } from './postgres-errors';
+import { violatedUniqueIndex } from '../common/postgres-errors';
 
 const DUPLICATE_MESSAGES: Record<string, string> = {
   employees_personnel_number_key: 'An employee with this personnelNumber already exists',

@@ -5,7 +5,7 @@ import { NotFoundError, ValidationError } from '../common/errors';
 import { Page } from '../common/pagination';
 import { isUuid, newId } from '../common/uuid';
 import { findEmployeeOrFail } from '../employees/employee-lookup';
-import { parseIsoDateTime } from '../employees/dto/iso-date-time';
+import { parseIsoDateTime } from '../common/iso-date-time';
 import { DomainEvents } from '../events/domain-events';
 import { Skill } from '../skills/entities/skill.entity';
 import { ListRatingsQuery } from './dto/list-ratings.query';

@@ -1,7 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString } from 'class-validator';
 import { PaginationQuery } from '../../common/pagination';
-import { IsIsoDateTime } from '../../employees/dto/iso-date-time';
+import { IsIsoDateTime } from '../../common/iso-date-time';
 import { RATING_TYPES, RatingType } from '../entities/rating.entity';
 
 export class ListRatingsQuery extends PaginationQuery {
