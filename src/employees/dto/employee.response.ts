@@ -1,4 +1,5 @@
-import { ApiProperty, ApiSchema } from '@nestjs/swagger';
+import { ApiProperty, ApiSchema, PickType } from '@nestjs/swagger';
+import { RatingResponse } from '../../ratings/dto/rating.response';
 import { Employee } from '../entities/employee.entity';
 
 @ApiSchema({ name: 'Employee' })
@@ -27,15 +28,9 @@ export class EmployeeResponse {
   isHRTeamMember: boolean;
 }
 
+/** EmployeeDetail's latest rating is narrower than PersonSkill's: the spec lists only these three fields. */
 @ApiSchema({ name: 'EmployeeSkillLatestRating' })
-export class EmployeeSkillLatestRatingResponse {
-  @ApiProperty({ type: 'integer' })
-  score: number;
-  @ApiProperty()
-  ratingType: string;
-  @ApiProperty({ format: 'date-time' })
-  createdAt: string;
-}
+export class EmployeeSkillLatestRatingResponse extends PickType(RatingResponse, ['score', 'ratingType', 'createdAt'] as const) {}
 
 @ApiSchema({ name: 'EmployeeSkill' })
 export class EmployeeSkillResponse {

@@ -1,4 +1,4 @@
-import { ApiProperty, ApiSchema } from '@nestjs/swagger';
+import { ApiProperty, ApiSchema, PickType } from '@nestjs/swagger';
 import { RATING_TYPES, RatingType } from '../entities/rating.entity';
 
 @ApiSchema({ name: 'Rating' })
@@ -22,18 +22,13 @@ export class RatingResponse {
 }
 
 @ApiSchema({ name: 'PersonSkillLatestRating' })
-export class PersonSkillLatestRatingResponse {
-  @ApiProperty()
-  ratingId: string;
-  @ApiProperty({ type: 'integer' })
-  score: number;
-  @ApiProperty({ enum: RATING_TYPES })
-  ratingType: RatingType;
-  @ApiProperty({ type: String, nullable: true })
-  comment: string | null;
-  @ApiProperty({ format: 'date-time' })
-  createdAt: string;
-}
+export class PersonSkillLatestRatingResponse extends PickType(RatingResponse, [
+  'ratingId',
+  'score',
+  'ratingType',
+  'comment',
+  'createdAt',
+] as const) {}
 
 @ApiSchema({ name: 'PersonSkill' })
 export class PersonSkillResponse {
