@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, IsNull } from 'typeorm';
 import { NotFoundError } from '../common/errors';
 import { isUuid, newId } from '../common/uuid';
 import { generateApiKey, hashApiKey } from './api-key-hash';
-import { ApiKey } from './entities/api-key.entity';
+import { ApiKeysRepository, ApiKeySummary } from './api-keys.repository';
 
 export interface AuthenticatedKey {
   keyId: string;
@@ -27,33 +26,34 @@ export const KEY_CACHE_TTL_MS = 2000;
 export class ApiKeysService {
   private readonly cache = new Map<string, { key: AuthenticatedKey; expiresAt: number }>();
 
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(private readonly apiKeys: ApiKeysRepository) {}
 
   async create(organisationId: string, label?: string): Promise<CreatedApiKey> {
     const key = generateApiKey();
-    const apiKey = await this.dataSource.getRepository(ApiKey).save({
-      id: newId(),
-      organisationId,
+    const id = newId();
+    await this.apiKeys.insert(organisationId, {
+      id,
       label: label ?? null,
       keyHash: hashApiKey(key),
       createdAt: new Date(),
       revokedAt: null,
     });
-    return { id: apiKey.id, organisationId, key };
+    return { id, organisationId, key };
+  }
+
+  /** The organisation's keys, revoked ones too, oldest first; never a key or its hash. */
+  async list(organisationId: string): Promise<ApiKeySummary[]> {
+    return this.apiKeys.listByOrganisation(organisationId);
   }
 
   async revoke(id: string): Promise<void> {
-    if (!isUuid(id)) throw new NotFoundError(`API key "${id}"`);
-    const result = await this.dataSource
-      .getRepository(ApiKey)
-      .update({ id: id.toLowerCase(), revokedAt: IsNull() }, { revokedAt: new Date() });
-    if (!result.affected && !(await this.dataSource.getRepository(ApiKey).existsBy({ id: id.toLowerCase() }))) {
-      throw new NotFoundError(`API key "${id}"`);
+    if (!isUuid(id) || !(await this.apiKeys.revoke(id.toLowerCase(), new Date()))) {
+      throw new NotFoundError(`API key "${String(id)}"`);
     }
   }
 
   async hasAnyKey(): Promise<boolean> {
-    return this.dataSource.getRepository(ApiKey).exists();
+    return this.apiKeys.existsAny();
   }
 
   /** The organisation behind a clear key, or null when the key is unknown or revoked. */
@@ -62,9 +62,7 @@ export class ApiKeysService {
     const cached = this.cache.get(hash);
     if (cached && cached.expiresAt > Date.now()) return cached.key;
 
-    const row = await this.dataSource
-      .getRepository(ApiKey)
-      .findOne({ select: { id: true, organisationId: true }, where: { keyHash: hash, revokedAt: IsNull() } });
+    const row = await this.apiKeys.findActiveByHash(hash);
     if (!row) {
       this.cache.delete(hash);
       return null;

@@ -1,11 +1,13 @@
 import { Global, Module } from '@nestjs/common';
+import { ApiKeysRepository } from './api-keys.repository';
 import { ApiKeysService } from './api-keys.service';
+import { OrganisationsRepository } from './organisations.repository';
 import { OrganisationsService } from './organisations.service';
 import { RequestAuthenticator } from './request-authenticator';
 
 @Global()
 @Module({
-  providers: [ApiKeysService, OrganisationsService, RequestAuthenticator],
+  providers: [ApiKeysRepository, ApiKeysService, OrganisationsRepository, OrganisationsService, RequestAuthenticator],
   exports: [ApiKeysService, OrganisationsService, RequestAuthenticator],
 })
 export class AuthModule {}

@@ -15,9 +15,28 @@ export async function ensureFirstStartKey(app: INestApplication, port: number): 
   const organisation = await organisations
     .findByIdOrName(DEFAULT_ORGANISATION)
     .catch(() => organisations.create(DEFAULT_ORGANISATION));
-  const { key } = await apiKeys.create(organisation.id, 'first start');
-  const logger = new Logger('FirstStart');
-  logger.log(`Created organisation ${DEFAULT_ORGANISATION} and its first API key (shown only this once): ${key}`);
-  // Single quotes, so the line stays ready to paste inside a JSON log line.
-  logger.log(`Try it: curl -H 'Authorization: Bearer ${key}' http://localhost:${port}/api/v1/employees`);
+  const { id, key } = await apiKeys.create(organisation.id, 'first start');
+  // The key goes to stdout only, never into the log; the log keeps that it was made.
+  new Logger('FirstStart').log(`Created organisation ${DEFAULT_ORGANISATION} and its first API key ${id}`);
+  process.stdout.write(firstStartBlock(id, key, port));
+}
+
+/** Plain text, set apart from the log lines, whatever LOG_LEVEL and LOG_FORMAT are. */
+function firstStartBlock(id: string, key: string, port: number): string {
+  const rule = '='.repeat(78);
+  return [
+    '',
+    rule,
+    ` First start: created organisation "${DEFAULT_ORGANISATION}" and its first API key.`,
+    ' The key is shown only this once: keep it somewhere safe.',
+    '',
+    ` API key id: ${id}`,
+    ` API key:    ${key}`,
+    '',
+    ' Try it:',
+    ` curl -H 'Authorization: Bearer ${key}' http://localhost:${port}/api/v1/employees`,
+    rule,
+    '',
+    '',
+  ].join('\n');
 }

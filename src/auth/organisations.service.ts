@@ -1,27 +1,42 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
-import { ConflictError, NotFoundError } from '../common/errors';
+import { ConflictError, NotFoundError, ValidationError } from '../common/errors';
+import { mapConstraintErrors } from '../common/postgres-errors';
 import { isUuid, newId } from '../common/uuid';
 import { Organisation } from './entities/organisation.entity';
+import { OrganisationsRepository } from './organisations.repository';
+
+const NAME_MAX_LENGTH = 200;
 
 @Injectable()
 export class OrganisationsService {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(private readonly organisations: OrganisationsRepository) {}
 
+  /** A name is trimmed; a blank one, or one that another organisation has in any case, is refused. */
   async create(name: string): Promise<Organisation> {
-    const repository = this.dataSource.getRepository(Organisation);
-    if (await repository.createQueryBuilder('o').where('lower(o.name) = lower(:name)', { name }).getExists()) {
-      throw new ConflictError(`An organisation named "${name}" already exists`);
+    const trimmed = name.trim();
+    if (trimmed === '') throw ValidationError.forField('name', 'An organisation name must not be empty');
+    if (trimmed.length > NAME_MAX_LENGTH) {
+      throw ValidationError.forField('name', `An organisation name has at most ${NAME_MAX_LENGTH} characters`);
     }
-    return repository.save(repository.create({ id: newId(), name, createdAt: new Date() }));
+    const duplicate = new ConflictError(`An organisation named "${trimmed}" already exists`);
+    if (await this.organisations.findByName(trimmed)) throw duplicate;
+    const organisation: Organisation = { id: newId(), name: trimmed, createdAt: new Date() };
+    await mapConstraintErrors(this.organisations.insert(organisation), {
+      unique: { organisations_name_key: duplicate.message },
+    });
+    return organisation;
+  }
+
+  /** Every organisation, oldest first. */
+  async list(): Promise<Organisation[]> {
+    return this.organisations.list();
   }
 
   /** Operators name an organisation by id or by name. */
   async findByIdOrName(reference: string): Promise<Organisation> {
-    const query = this.dataSource.getRepository(Organisation).createQueryBuilder('o');
-    if (isUuid(reference)) query.where('o.id = :id', { id: reference.toLowerCase() });
-    else query.where('lower(o.name) = lower(:name)', { name: reference });
-    const organisation = await query.getOne();
+    const organisation = isUuid(reference)
+      ? await this.organisations.findById(reference.toLowerCase())
+      : await this.organisations.findByName(reference);
     if (!organisation) throw new NotFoundError(`Organisation "${reference}"`);
     return organisation;
   }

@@ -1,19 +1,16 @@
 import { INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { DataSource } from 'typeorm';
 import { AppModule } from '../app.module';
 import { AppConfig } from '../config/config';
-import { createDataSourceOptions } from '../database/data-source-options';
-import { openRuntime } from '../runtime';
+import { openRuntime, Runtime } from '../runtime';
 
 /** What a command needs: the configuration, and a way to reach the services or the bare database. */
 export class CliContext {
   constructor(readonly config: AppConfig) {}
 
-  /** Runs `work` inside the application's modules (migrated first), as the server would. */
+  /** Runs `work` inside the application's modules (the database migrated first), as the server would. */
   async withApp<T>(work: (app: INestApplicationContext) => Promise<T>): Promise<T> {
-    const runtime = await openRuntime(this.config);
-    try {
+    return this.withRuntime(async (runtime) => {
       const app = await NestFactory.createApplicationContext(
         AppModule.forRoot({ config: runtime.config, databaseUrl: runtime.databaseUrl, poolSize: runtime.poolSize }),
         { logger: false, abortOnError: false },
@@ -23,21 +20,14 @@ export class CliContext {
       } finally {
         await app.close();
       }
-    } finally {
-      await runtime.close();
-    }
+    });
   }
 
-  /** Runs `work` on a plain data source, with no migration applied first. */
-  async withDataSource<T>(work: (dataSource: DataSource) => Promise<T>): Promise<T> {
+  /** Opens the database (migrating it) and runs `work` on the runtime. */
+  async withRuntime<T>(work: (runtime: Runtime) => Promise<T>): Promise<T> {
     const runtime = await openRuntime(this.config);
     try {
-      const dataSource = await new DataSource(createDataSourceOptions(runtime.databaseUrl, 1)).initialize();
-      try {
-        return await work(dataSource);
-      } finally {
-        await dataSource.destroy();
-      }
+      return await work(runtime);
     } finally {
       await runtime.close();
     }

@@ -9,9 +9,7 @@ export function registerDbCommands(program: Command, context: CliContext, output
     .command('migrate')
     .description('apply pending migrations')
     .action(async () => {
-      const applied = await context.withDataSource(async (dataSource) =>
-        (await dataSource.runMigrations({ transaction: 'each' })).map((migration) => migration.name),
-      );
+      const applied = await context.withRuntime(async (runtime) => runtime.appliedMigrations);
       output().result(
         { applied },
         applied.length ? `Applied ${applied.length} migration(s):\n  ${applied.join('\n  ')}` : 'Nothing to apply',

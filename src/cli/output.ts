@@ -8,3 +8,16 @@ export function createOutput(json: boolean, write: (chunk: string) => void): Cli
     result: (object, text) => write(json ? `${JSON.stringify(object)}\n` : `${text}\n`),
   };
 }
+
+/** Rows under a header, in columns as wide as their widest cell. */
+export function table(header: string[], rows: string[][]): string {
+  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column].length)));
+  return [header, ...rows]
+    .map((row) =>
+      row
+        .map((cell, column) => cell.padEnd(widths[column]))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
+}

@@ -1,5 +1,5 @@
-import { Command } from 'commander';
 import { resolve } from 'node:path';
+import { Command } from 'commander';
 import { PositionsImportService } from '../positions/import/positions-import.service';
 import { CliContext } from './cli-context';
 import { CliOutput } from './output';

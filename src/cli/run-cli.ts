@@ -8,8 +8,8 @@ import { CliOutput, createOutput } from './output';
 import { registerPositionsCommands } from './positions.commands';
 
 export interface CliIo {
-  stdout(chunk: string): void;
-  stderr(chunk: string): void;
+  stdout: (chunk: string) => void;
+  stderr: (chunk: string) => void;
 }
 
 const processIo: CliIo = {
@@ -17,30 +17,53 @@ const processIo: CliIo = {
   stderr: (chunk) => process.stderr.write(chunk),
 };
 
+/** The name of the package's binary, so that the help reads as the operator types it. */
+const PROGRAM = 'skills-service';
+
 /** Runs one operator command; resolves to the exit code. Also the entry point of the CLI tests. */
 export async function runCli(argv: string[], io: CliIo = processIo, config?: AppConfig): Promise<number> {
   const json = argv.includes('--json');
+  const words = argv.filter((arg) => arg !== '--json');
   const output: () => CliOutput = () => createOutput(json, io.stdout);
-  const program = new Command('cli')
+  const program = new Command(PROGRAM)
     .description('Skills service operator commands')
     .option('--json', 'print exactly one JSON object on stdout')
     .exitOverride()
-    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
+    // Usage errors are reported once, below, in the form --json asks for.
+    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr, outputError: () => undefined })
     .enablePositionalOptions(false);
   try {
     const context = new CliContext(config ?? loadConfig());
     registerAuthCommands(program, context, output);
     registerDbCommands(program, context, output);
     registerPositionsCommands(program, context, output);
-    await program.parseAsync(argv.filter((arg) => arg !== '--json'), { from: 'user' });
+    await program.parseAsync(words, { from: 'user' });
     return 0;
   } catch (error) {
     if (error instanceof CommanderError) {
-      return error.exitCode === 0 ? 0 : reportFailure(io, json, error.message.replace(/^error: /, ''), 'USAGE');
+      if (error.exitCode === 0) return 0;
+      // A command group named without its command: commander has printed its help on stderr.
+      if (error.code === 'commander.help') {
+        return json ? reportFailure(io, json, missingCommand(program, words), 'USAGE') : 1;
+      }
+      return reportFailure(io, json, error.message.replace(/^error: /, ''), 'USAGE');
     }
     const code = error instanceof AppError ? error.code : 'ERROR';
     return reportFailure(io, json, error instanceof Error ? error.message : String(error), code);
   }
+}
+
+/** "skills-service org needs a command: create, list" for the deepest command the words name. */
+function missingCommand(program: Command, words: string[]): string {
+  const path = [program];
+  for (const word of words) {
+    const next = path[path.length - 1].commands.find((command) => command.name() === word);
+    if (!next) break;
+    path.push(next);
+  }
+  const names = path.map((command) => command.name()).join(' ');
+  const commands = path[path.length - 1].commands.map((command) => command.name());
+  return `${names} needs a command: ${commands.join(', ')} (see --help)`;
 }
 
 function reportFailure(io: CliIo, json: boolean, message: string, code: string): number {

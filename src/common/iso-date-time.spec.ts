@@ -13,10 +13,17 @@ describe('parseIsoDateTime', () => {
     expect(parseIsoDateTime(input)?.toISOString()).toBe(expected);
   });
 
-  it.each(['', 'yesterday', '2026-02-30', '2026-13-01', '2026-01-31T25:00:00Z', '2026-W05', '2026-031', 1769850000000, null])(
-    'rejects %p',
-    (input) => {
-      expect(parseIsoDateTime(input)).toBeNull();
-    },
-  );
+  it.each([
+    '',
+    'yesterday',
+    '2026-02-30',
+    '2026-13-01',
+    '2026-01-31T25:00:00Z',
+    '2026-W05',
+    '2026-031',
+    1769850000000,
+    null,
+  ])('rejects %p', (input) => {
+    expect(parseIsoDateTime(input)).toBeNull();
+  });
 });

@@ -7,13 +7,15 @@ export const MAX_PAGE_SIZE = 100;
 
 /** `page` and `limit` of every paginated list; strings that are not whole numbers fail validation. */
 export class PaginationQuery {
-  @ApiPropertyOptional({ minimum: 1, default: 1 })
+  // At most 2^53 − 1: a larger number is not exact in JavaScript and its offset overflows PostgreSQL's bigint.
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER, default: 1 })
   @Transform(({ value }) => toIntegerIfDigits(value))
   @IsInt()
   @Min(1)
+  @Max(Number.MAX_SAFE_INTEGER)
   page: number = 1;
 
-  @ApiPropertyOptional({ minimum: 1, maximum: MAX_PAGE_SIZE, default: 20 })
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: MAX_PAGE_SIZE, default: 20 })
   @Transform(({ value }) => toIntegerIfDigits(value))
   @IsInt()
   @Min(1)
@@ -26,10 +28,10 @@ export class PaginationQuery {
 }
 
 export class PaginationMeta {
-  @ApiProperty() total: number;
-  @ApiProperty() page: number;
-  @ApiProperty() limit: number;
-  @ApiProperty() totalPages: number;
+  @ApiProperty({ type: 'integer' }) total: number;
+  @ApiProperty({ type: 'integer' }) page: number;
+  @ApiProperty({ type: 'integer' }) limit: number;
+  @ApiProperty({ type: 'integer' }) totalPages: number;
   @ApiProperty() hasNextPage: boolean;
   @ApiProperty() hasPrevPage: boolean;
 }
@@ -39,11 +41,23 @@ export function buildPaginationMeta(total: number, page: number, limit: number):
   return { total, page, limit, totalPages, hasNextPage: page < totalPages, hasPrevPage: page > 1 };
 }
 
+/** The meta of a list paged by cursor rather than by page number (GET /events). */
+export class CursorPaginationMeta {
+  @ApiProperty({ type: 'integer' }) limit: number;
+  @ApiProperty({ description: 'More items were ready when this page was read' }) hasMore: boolean;
+  @ApiProperty({
+    nullable: true,
+    type: String,
+    description: 'The cursor (`after`) of the next page; null when this page is empty (keep your cursor)',
+  })
+  nextAfter: string | null;
+}
+
 /** What a service returns for a paginated list; the envelope interceptor lifts `meta` beside `data`. */
 export class Page<T> {
   constructor(
     readonly items: T[],
-    readonly meta: PaginationMeta,
+    readonly meta: PaginationMeta | CursorPaginationMeta,
   ) {}
 
   static of<T>(items: T[], total: number, query: PaginationQuery): Page<T> {

@@ -5,11 +5,7 @@ import { ApiEnvelope, ApiErrors } from '../common/openapi/api-envelope.decorator
 import { Page } from '../common/pagination';
 import { ParseIdPipe } from '../common/uuid';
 import { CreateEmployeeDto } from './dto/create-employee.dto';
-import {
-  DeactivatedEmployeeResponse,
-  EmployeeDetailResponse,
-  EmployeeResponse,
-} from './dto/employee.response';
+import { DeactivatedEmployeeResponse, EmployeeDetailResponse, EmployeeResponse } from './dto/employee.response';
 import { ListEmployeesQuery } from './dto/list-employees.query';
 import { UpdateEmployeeDto } from './dto/update-employee.dto';
 import { EmployeesService } from './employees.service';
@@ -47,7 +43,8 @@ export class EmployeesController {
 
   @Patch(':id')
   @ApiOperation({
-    summary: 'Change an employee (emits employee.updated, then employee.deactivated when it sets leftAt on an active one)',
+    summary:
+      'Change an employee (emits employee.updated, then employee.deactivated when it sets leftAt on an active one)',
   })
   @ApiEnvelope(EmployeeResponse)
   @ApiErrors(400, 404, 409)

@@ -1,11 +1,11 @@
 import { Module } from '@nestjs/common';
 import { EmployeesController } from './employees.controller';
+import { EmployeesRepository } from './employees.repository';
 import { EmployeesService } from './employees.service';
-import { EmployeeDetailReader } from './employee-detail.reader';
-import { EmployeesListReader } from './employees-list.reader';
 
 @Module({
   controllers: [EmployeesController],
-  providers: [EmployeesService, EmployeesListReader, EmployeeDetailReader],
+  providers: [EmployeesService, EmployeesRepository],
+  exports: [EmployeesRepository],
 })
 export class EmployeesModule {}

@@ -1,46 +1,40 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
-import { ConflictError } from '../common/errors';
+import { NotFoundError } from '../common/errors';
+import { toDateOrNull } from '../common/iso-date-time';
 import { Page } from '../common/pagination';
 import { newId } from '../common/uuid';
+import { Database } from '../database/database';
 import { DomainEvents } from '../events/domain-events';
 import { CreateEmployeeDto } from './dto/create-employee.dto';
 import {
   DeactivatedEmployeeResponse,
   EmployeeDetailResponse,
   EmployeeResponse,
+  toEmployeeDetailResponse,
   toEmployeeResponse,
 } from './dto/employee.response';
-import { toDateOrNull } from '../common/iso-date-time';
 import { ListEmployeesQuery } from './dto/list-employees.query';
 import { UpdateEmployeeDto } from './dto/update-employee.dto';
-import { findEmployeeOrFail } from './employee-lookup';
-import { EmployeeDetailReader } from './employee-detail.reader';
-import { EmployeesListReader } from './employees-list.reader';
+import { EmployeesRepository } from './employees.repository';
 import { Employee } from './entities/employee.entity';
-import { violatedUniqueIndex } from '../common/postgres-errors';
-
-const DUPLICATE_MESSAGES: Record<string, string> = {
-  employees_personnel_number_key: 'An employee with this personnelNumber already exists',
-  employees_business_email_key: 'An employee with this businessEmail already exists',
-};
 
 @Injectable()
 export class EmployeesService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly database: Database,
+    private readonly employees: EmployeesRepository,
     private readonly events: DomainEvents,
-    private readonly detailReader: EmployeeDetailReader,
-    private readonly listReader: EmployeesListReader,
   ) {}
 
-  list(organisationId: string, query: ListEmployeesQuery): Promise<Page<EmployeeResponse>> {
-    return this.listReader.list(organisationId, query);
+  async list(organisationId: string, query: ListEmployeesQuery): Promise<Page<EmployeeResponse>> {
+    const [employees, total] = await this.employees.findPage(organisationId, query);
+    return Page.of(employees.map(toEmployeeResponse), total, query);
   }
 
-  get(organisationId: string, id: string): Promise<EmployeeDetailResponse> {
-    return this.detailReader.get(organisationId, id);
+  async get(organisationId: string, id: string): Promise<EmployeeDetailResponse> {
+    const detail = await this.employees.findDetail(organisationId, id);
+    if (!detail) throw new NotFoundError('Employee');
+    return toEmployeeDetailResponse(detail);
   }
 
   async create(organisationId: string, input: CreateEmployeeDto): Promise<EmployeeResponse> {
@@ -61,22 +55,23 @@ export class EmployeesService {
       createdAt: now,
       updatedAt: now,
     };
-    return this.writeUnique(async (manager) => {
-      await manager.insert(Employee, employee);
+    return this.database.transaction(async (manager) => {
+      await this.employees.insert(organisationId, employee, manager);
       const response = toEmployeeResponse(employee);
       await this.events.publish(manager, organisationId, 'employee.created', response, now);
       return response;
     });
   }
 
+  /** Emits employee.updated, then employee.deactivated when the change sets leftAt on an active employee. */
   async update(organisationId: string, id: string, input: UpdateEmployeeDto): Promise<EmployeeResponse> {
-    return this.writeUnique(async (manager) => {
-      const employee = await findEmployeeOrFail(manager, organisationId, id, { forUpdate: true });
+    return this.database.transaction(async (manager) => {
+      const employee = await this.employees.findForUpdate(organisationId, id, manager);
       const wasActive = employee.leftAt === null;
       const now = new Date();
       applyChanges(employee, input);
       employee.updatedAt = now;
-      await manager.update(Employee, { organisationId, id }, employee);
+      await this.employees.update(organisationId, employee, manager);
       const response = toEmployeeResponse(employee);
       await this.events.publish(manager, organisationId, 'employee.updated', response, now);
       if (wasActive && employee.leftAt !== null) {
@@ -88,28 +83,16 @@ export class EmployeesService {
 
   /** Soft delete; deleting an already deactivated employee changes nothing and emits nothing. */
   async deactivate(organisationId: string, id: string): Promise<DeactivatedEmployeeResponse> {
-    return this.dataSource.transaction(async (manager) => {
-      const employee = await findEmployeeOrFail(manager, organisationId, id, { forUpdate: true });
+    return this.database.transaction(async (manager) => {
+      const employee = await this.employees.findForUpdate(organisationId, id, manager);
       if (employee.leftAt !== null) return { id, leftAt: employee.leftAt.toISOString() };
       const now = new Date();
       employee.leftAt = now;
       employee.updatedAt = now;
-      await manager.update(Employee, { organisationId, id }, { leftAt: now, updatedAt: now });
+      await this.employees.deactivate(organisationId, id, now, manager);
       await this.events.publish(manager, organisationId, 'employee.deactivated', toEmployeeResponse(employee), now);
       return { id, leftAt: now.toISOString() };
     });
-  }
-
-  /** Runs a write in a transaction; a duplicate personnelNumber or businessEmail becomes 409. */
-  private async writeUnique<T>(write: (manager: EntityManager) => Promise<T>): Promise<T> {
-    try {
-      return await this.dataSource.transaction(write);
-    } catch (error) {
-      const index = violatedUniqueIndex(error);
-      const message = index && DUPLICATE_MESSAGES[index];
-      if (message) throw new ConflictError(message);
-      throw error;
-    }
   }
 }
 

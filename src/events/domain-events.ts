@@ -1,31 +1,28 @@
 import { Injectable } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import type { EntityManager } from 'typeorm';
-import type { EmployeeResponse } from '../employees/dto/employee.response';
-import type { RatingResponse } from '../ratings/dto/rating.response';
-import type { PositionResponse } from '../positions/dto/position.response';
 
 /**
- * The payload (`data`) of each event the service emits, as docs/api-decisions.md maps them.
- * Feature modules narrow these to their response types.
+ * The payload (`data`) of each event the service emits, as docs/api-decisions.md maps them. Empty here:
+ * each feature declares its own events by declaration merging (`employees/employee.events.ts`, …), so
+ * events/ depends on no feature.
  */
-export interface DomainEventMap {
-  'employee.created': EmployeeResponse;
-  'employee.updated': EmployeeResponse;
-  'employee.deactivated': EmployeeResponse;
-  'skill.rated': { employeeId: string; rating: RatingResponse };
-  'position.updated': PositionResponse;
-}
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled by the features' declarations
+export interface DomainEventMap {}
 
 export type DomainEventName = keyof DomainEventMap;
 
-export const DOMAIN_EVENT_NAMES: readonly DomainEventName[] = [
-  'employee.created',
-  'employee.updated',
-  'employee.deactivated',
-  'skill.rated',
-  'position.updated',
-];
+/** Every event name once: a name a feature declares but this list misses does not compile. */
+const EVERY_EVENT_NAME: Record<DomainEventName, true> = {
+  'employee.created': true,
+  'employee.updated': true,
+  'employee.deactivated': true,
+  'skill.rated': true,
+  'position.updated': true,
+};
+
+/** The names webhooks subscribe to; start-up fails while one of them has no listener. */
+export const DOMAIN_EVENT_NAMES = Object.keys(EVERY_EVENT_NAME) as readonly DomainEventName[];
 
 export interface DomainEvent<K extends DomainEventName = DomainEventName> {
   name: K;
@@ -41,6 +38,10 @@ export interface DomainEvent<K extends DomainEventName = DomainEventName> {
 export class DomainEvents {
   constructor(private readonly emitter: EventEmitter2) {}
 
+  /**
+   * Publishes with the change's transaction; outside one, the listeners' writes (the webhook outbox)
+   * could commit without the change or the change without them, so it refuses.
+   */
   async publish<K extends DomainEventName>(
     manager: EntityManager,
     organisationId: string,
@@ -48,6 +49,9 @@ export class DomainEvents {
     data: DomainEventMap[K],
     occurredAt: Date = new Date(),
   ): Promise<void> {
+    if (manager.queryRunner?.isTransactionActive !== true) {
+      throw new Error(`Domain event ${name} published outside a transaction`);
+    }
     const event: DomainEvent<K> = { name, organisationId, occurredAt, data, manager };
     await this.emitter.emitAsync(name, event);
   }

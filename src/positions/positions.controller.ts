@@ -1,15 +1,15 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { OrgId } from '../auth/org-id.decorator';
-import { Page } from '../common/pagination';
 import { ApiEnvelope, ApiErrors } from '../common/openapi/api-envelope.decorators';
+import { Page } from '../common/pagination';
 import { ParseIdPipe } from '../common/uuid';
 import { ListPositionsQuery } from './dto/list-positions.query';
 import { PositionDetailResponse, PositionResponse } from './dto/position.response';
 import { PositionsService } from './positions.service';
 
 /** Read only: positions come in through the `positions import` command. */
-@ApiTags('positions')
+@ApiTags('Positions')
 @Controller('positions')
 export class PositionsController {
   constructor(private readonly positions: PositionsService) {}

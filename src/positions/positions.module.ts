@@ -1,12 +1,14 @@
 import { Module } from '@nestjs/common';
+import { RatingsModule } from '../ratings/ratings.module';
 import { PositionsImportService } from './import/positions-import.service';
 import { PositionsController } from './positions.controller';
 import { PositionsRepository } from './positions.repository';
 import { PositionsService } from './positions.service';
 
 @Module({
+  imports: [RatingsModule],
   controllers: [PositionsController],
   providers: [PositionsRepository, PositionsService, PositionsImportService],
-  exports: [PositionsService, PositionsImportService],
+  exports: [PositionsImportService],
 })
 export class PositionsModule {}

@@ -1,41 +1,38 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
+import { EntityManager, In, ObjectLiteral, QueryDeepPartialEntity, SelectQueryBuilder } from 'typeorm';
+import { bySkillName } from '../common/latest-rating';
+import { Database } from '../database/database';
 import { Employee } from '../employees/entities/employee.entity';
+import { Skill } from '../skills/entities/skill.entity';
 import { ListPositionsQuery } from './dto/list-positions.query';
-import { PersonReference } from './dto/position.response';
+import { PersonReference, PositionRecord, ReplacementRecord } from './dto/position.response';
+import { PositionReplacement } from './entities/position-replacement.entity';
+import { PositionRequiredSkill } from './entities/position-required-skill.entity';
 import { Position } from './entities/position.entity';
-import { ReplacementStatus } from './entities/position-replacement.entity';
+import { StoredPosition } from './import/import-plan';
 import { RequiredSkill } from './skills-gap';
 
-/** A position with the employee it replaces (id and names only). */
-export interface PositionRecord {
-  position: Position;
-  replacesPerson: PersonReference | null;
-}
+/** Rows per INSERT, well under PostgreSQL's 65,535 bind parameters. */
+const INSERT_CHUNK = 1000;
 
-export interface ReplacementRecord {
-  id: string;
-  candidate: PersonReference;
-  readyAt: Date;
-  status: ReplacementStatus;
-}
-
-/** Latest rating score, by employee id, then by skill id. */
-export type LatestScores = Map<string, Map<string, number>>;
+type Row<T> = Omit<T, 'organisationId'>;
 
 /**
- * The read queries of positions. Each loads a whole set at once (a page, or every child of a set of
- * positions), so a list or a detail costs a fixed number of queries whatever its size.
- * Every method takes the organisation first and an optional EntityManager last (the import reads inside
- * its transaction).
+ * All SQL of positions: the reads of the API, and the reads and writes of the import. Each read loads a
+ * whole set at once (a page, or every child of a set of positions), so a list or a detail costs a fixed
+ * number of queries whatever its size.
  */
 @Injectable()
 export class PositionsRepository {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(private readonly database: Database) {}
 
   /** One page in list order (createdAt, id), and the total: two queries. */
-  async findPage(organisationId: string, query: ListPositionsQuery): Promise<[PositionRecord[], number]> {
-    const builder = this.positionsOf(this.dataSource.manager, organisationId)
+  async findPage(
+    organisationId: string,
+    query: ListPositionsQuery,
+    manager?: EntityManager,
+  ): Promise<[PositionRecord[], number]> {
+    const builder = this.positionsOf(organisationId, manager)
       .orderBy('p.createdAt', 'ASC')
       .addOrderBy('p.id', 'ASC')
       .offset(query.offset)
@@ -45,15 +42,15 @@ export class PositionsRepository {
     return [positions.map(toPositionRecord), total];
   }
 
-  async findById(organisationId: string, id: string, manager = this.dataSource.manager): Promise<PositionRecord | null> {
-    const position = await this.positionsOf(manager, organisationId).andWhere('p.id = :id', { id }).getOne();
+  async findById(organisationId: string, id: string, manager?: EntityManager): Promise<PositionRecord | null> {
+    const position = await this.positionsOf(organisationId, manager).andWhere('p.id = :id', { id }).getOne();
     return position ? toPositionRecord(position) : null;
   }
 
   /** The given positions, in list order. */
-  async findByIds(organisationId: string, ids: string[], manager = this.dataSource.manager): Promise<PositionRecord[]> {
+  async findByIds(organisationId: string, ids: string[], manager?: EntityManager): Promise<PositionRecord[]> {
     if (ids.length === 0) return [];
-    const positions = await this.positionsOf(manager, organisationId)
+    const positions = await this.positionsOf(organisationId, manager)
       .andWhere('p.id IN (:...ids)', { ids })
       .orderBy('p.createdAt', 'ASC')
       .addOrderBy('p.id', 'ASC')
@@ -61,21 +58,21 @@ export class PositionsRepository {
     return positions.map(toPositionRecord);
   }
 
-  /** The required skills of each position, by position id, ordered by skill name. */
+  /** The required skills of each position, by position id, in the one skill-name order. */
   async requiredSkillsOf(
     organisationId: string,
     positionIds: string[],
-    manager = this.dataSource.manager,
+    manager?: EntityManager,
   ): Promise<Map<string, RequiredSkill[]>> {
     const byPositionId = new Map<string, RequiredSkill[]>(positionIds.map((id) => [id, []]));
     if (positionIds.length === 0) return byPositionId;
-    const rows: Array<RequiredSkill & { positionId: string }> = await manager.query(
+    const rows = await this.database.manager(manager).query<Array<RequiredSkill & { positionId: string }>>(
       `SELECT rs.position_id AS "positionId", rs.skill_id AS "skillId", s.name AS "skillName",
               rs.minimum_rating AS "minimumRating"
          FROM position_required_skills rs
          JOIN skills s ON s.id = rs.skill_id
         WHERE rs.organisation_id = $1 AND rs.position_id = ANY($2::uuid[])
-        ORDER BY lower(s.name), s.id`,
+        ORDER BY ${bySkillName('s.name', 's.id')}`,
       [organisationId, positionIds],
     );
     for (const { positionId, ...skill } of rows) byPositionId.get(positionId)?.push(skill);
@@ -86,10 +83,11 @@ export class PositionsRepository {
   async replacementsOf(
     organisationId: string,
     positionId: string,
-    manager = this.dataSource.manager,
+    manager?: EntityManager,
   ): Promise<ReplacementRecord[]> {
-    const rows: Array<Omit<ReplacementRecord, 'candidate'> & PersonReference & { candidateId: string }> =
-      await manager.query(
+    const rows = await this.database
+      .manager(manager)
+      .query<Array<Omit<ReplacementRecord, 'candidate'> & PersonReference & { candidateId: string }>>(
         `SELECT r.id, r.ready_at AS "readyAt", r.status,
                 e.id AS "candidateId", e.first_name AS "firstName", e.last_name AS "lastName"
            FROM position_replacements r
@@ -106,41 +104,129 @@ export class PositionsRepository {
     }));
   }
 
-  /**
-   * The latest rating score (newest createdAt, then id) of each of the employees on each of the skills,
-   * in one query: the (employee, skill) link is found by its unique index, its newest rating by
-   * ratings_person_skill_latest_idx.
-   */
-  async latestScores(
-    organisationId: string,
-    employeeIds: string[],
-    skillIds: string[],
-    manager = this.dataSource.manager,
-  ): Promise<LatestScores> {
-    const scores: LatestScores = new Map();
-    if (employeeIds.length === 0 || skillIds.length === 0) return scores;
-    const rows: Array<{ employeeId: string; skillId: string; score: number }> = await manager.query(
-      `SELECT ps.employee_id AS "employeeId", ps.skill_id AS "skillId", latest.score
-         FROM person_skills ps
-         CROSS JOIN LATERAL (
-           SELECT r.score FROM ratings r
-            WHERE r.person_skill_id = ps.id
-            ORDER BY r.created_at DESC, r.id DESC
-            LIMIT 1
-         ) latest
-        WHERE ps.organisation_id = $1 AND ps.employee_id = ANY($2::uuid[]) AND ps.skill_id = ANY($3::uuid[])`,
-      [organisationId, employeeIds, skillIds],
-    );
-    for (const { employeeId, skillId, score } of rows) {
-      const ofEmployee = scores.get(employeeId) ?? new Map<string, number>();
-      ofEmployee.set(skillId, score);
-      scores.set(employeeId, ofEmployee);
-    }
-    return scores;
+  /** Imports of one organisation wait for each other until the transaction ends, so two new refs never race. */
+  async lockImports(organisationId: string, manager?: EntityManager): Promise<void> {
+    await this.database
+      .manager(manager)
+      .query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [`positions-import:${organisationId}`]);
   }
 
-  private positionsOf(manager: EntityManager, organisationId: string): SelectQueryBuilder<Position> {
-    return manager
+  /** The ids of the organisation's employees with these personnelNumbers, by personnelNumber. */
+  async employeeIdsByPersonnelNumber(
+    organisationId: string,
+    personnelNumbers: string[],
+    manager?: EntityManager,
+  ): Promise<Map<string, string>> {
+    if (personnelNumbers.length === 0) return new Map();
+    const employees = await this.database.manager(manager).find(Employee, {
+      select: { id: true, personnelNumber: true },
+      where: { organisationId, personnelNumber: In(personnelNumbers) },
+    });
+    return new Map(employees.map((employee) => [employee.personnelNumber, employee.id]));
+  }
+
+  /** The organisation's skills with these lower-cased names, by lower-cased name. */
+  async skillsByLowerName(
+    organisationId: string,
+    lowerNames: string[],
+    manager?: EntityManager,
+  ): Promise<Map<string, Skill>> {
+    if (lowerNames.length === 0) return new Map();
+    const skills = await this.database
+      .manager(manager)
+      .createQueryBuilder(Skill, 's')
+      .where('s.organisationId = :organisationId', { organisationId })
+      .andWhere('lower(s.name) = ANY(:lowerNames)', { lowerNames })
+      .getMany();
+    return new Map(skills.map((skill) => [skill.name.toLowerCase(), skill]));
+  }
+
+  /** The positions with these refs, with their children, by ref: three queries. */
+  async findStoredByRefs(
+    organisationId: string,
+    refs: string[],
+    manager?: EntityManager,
+  ): Promise<Map<string, StoredPosition>> {
+    const database = this.database.manager(manager);
+    const positions = await database
+      .createQueryBuilder(Position, 'p')
+      .where('p.organisationId = :organisationId', { organisationId })
+      .andWhere('p.ref = ANY(:refs)', { refs })
+      .getMany();
+    const stored = new Map<string, StoredPosition>(
+      positions.map((position) => [position.id, { position, requiredSkills: [], replacements: [] }]),
+    );
+    if (positions.length) {
+      const ids = [...stored.keys()];
+      const requiredSkills = await database
+        .createQueryBuilder(PositionRequiredSkill, 'rs')
+        .where('rs.organisationId = :organisationId AND rs.positionId = ANY(:ids)', { organisationId, ids })
+        .getMany();
+      const replacements = await database
+        .createQueryBuilder(PositionReplacement, 'r')
+        .where('r.organisationId = :organisationId AND r.positionId = ANY(:ids)', { organisationId, ids })
+        .getMany();
+      for (const skill of requiredSkills) stored.get(skill.positionId)?.requiredSkills.push(skill);
+      for (const replacement of replacements) stored.get(replacement.positionId)?.replacements.push(replacement);
+    }
+    return new Map([...stored.values()].map((each) => [each.position.ref, each]));
+  }
+
+  async insertPositions(organisationId: string, positions: Row<Position>[], manager?: EntityManager) {
+    await this.insertInChunks(organisationId, Position, positions, manager);
+  }
+
+  async updatePosition(
+    organisationId: string,
+    id: string,
+    changes: QueryDeepPartialEntity<Position>,
+    manager?: EntityManager,
+  ): Promise<void> {
+    await this.database.manager(manager).update(Position, { organisationId, id }, changes);
+  }
+
+  async deleteRequiredSkills(organisationId: string, positionIds: string[], manager?: EntityManager) {
+    if (positionIds.length === 0) return;
+    await this.database.manager(manager).delete(PositionRequiredSkill, { organisationId, positionId: In(positionIds) });
+  }
+
+  async insertRequiredSkills(organisationId: string, skills: Row<PositionRequiredSkill>[], manager?: EntityManager) {
+    await this.insertInChunks(organisationId, PositionRequiredSkill, skills, manager);
+  }
+
+  async deleteReplacements(organisationId: string, ids: string[], manager?: EntityManager): Promise<void> {
+    if (ids.length === 0) return;
+    await this.database.manager(manager).delete(PositionReplacement, { organisationId, id: In(ids) });
+  }
+
+  async updateReplacement(
+    organisationId: string,
+    id: string,
+    changes: QueryDeepPartialEntity<PositionReplacement>,
+    manager?: EntityManager,
+  ): Promise<void> {
+    await this.database.manager(manager).update(PositionReplacement, { organisationId, id }, changes);
+  }
+
+  async insertReplacements(organisationId: string, replacements: Row<PositionReplacement>[], manager?: EntityManager) {
+    await this.insertInChunks(organisationId, PositionReplacement, replacements, manager);
+  }
+
+  private async insertInChunks<T extends ObjectLiteral & { organisationId: string }>(
+    organisationId: string,
+    target: new () => T,
+    rows: Row<T>[],
+    manager?: EntityManager,
+  ): Promise<void> {
+    for (let start = 0; start < rows.length; start += INSERT_CHUNK) {
+      const chunk = rows.slice(start, start + INSERT_CHUNK).map((row) => ({ ...row, organisationId }));
+      await this.database.manager(manager).insert(target, chunk as QueryDeepPartialEntity<T>[]);
+    }
+  }
+
+  private positionsOf(organisationId: string, manager?: EntityManager): SelectQueryBuilder<Position> {
+    return this.database
+      .manager(manager)
       .createQueryBuilder(Position, 'p')
       .leftJoinAndMapOne('p.replacesPerson', Employee, 'e', 'e.id = p.replacesEmployeeId')
       .select('p')

@@ -2,16 +2,26 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { NotFoundError } from '../common/errors';
 import { Page } from '../common/pagination';
+import { RatingsRepository } from '../ratings/ratings.repository';
 import { ListPositionsQuery } from './dto/list-positions.query';
-import { PositionDetailResponse, PositionResponse } from './dto/position.response';
-import { toPositionDetailResponse, toPositionResponse, toPossibleReplacementResponse } from './positions.mapper';
-import { PositionRecord, PositionsRepository } from './positions.repository';
+import {
+  PositionDetailResponse,
+  PositionRecord,
+  PositionResponse,
+  toPositionDetailResponse,
+  toPositionResponse,
+  toPossibleReplacementResponse,
+} from './dto/position.response';
+import { PositionsRepository } from './positions.repository';
 
 const NO_SCORES: ReadonlyMap<string, number> = new Map();
 
 @Injectable()
 export class PositionsService {
-  constructor(private readonly positions: PositionsRepository) {}
+  constructor(
+    private readonly positions: PositionsRepository,
+    private readonly ratings: RatingsRepository,
+  ) {}
 
   /** Three queries: the page, its count, the required skills of the page. */
   async list(organisationId: string, query: ListPositionsQuery): Promise<Page<PositionResponse>> {
@@ -25,7 +35,7 @@ export class PositionsService {
     if (!record) throw new NotFoundError('Position');
     const requiredSkills = (await this.positions.requiredSkillsOf(organisationId, [id])).get(id) ?? [];
     const replacements = await this.positions.replacementsOf(organisationId, id);
-    const scores = await this.positions.latestScores(
+    const scores = await this.ratings.latestScores(
       organisationId,
       replacements.map((replacement) => replacement.candidate.id),
       requiredSkills.map((skill) => skill.skillId),

@@ -22,7 +22,13 @@ describe('computeSkillsGap', () => {
   ];
 
   it('gives one row per required skill, in order, with the current score or null', () => {
-    const gaps = computeSkillsGap(required, new Map([['a', 1], ['b', 5]]));
+    const gaps = computeSkillsGap(
+      required,
+      new Map([
+        ['a', 1],
+        ['b', 5],
+      ]),
+    );
     expect(gaps).toEqual([
       { skillId: 'a', skillName: 'Accounting', minimumRating: 4, currentScore: 1, gap: 3 },
       { skillId: 'b', skillName: 'Budgeting', minimumRating: 2, currentScore: 5, gap: 0 },

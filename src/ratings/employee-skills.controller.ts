@@ -1,22 +1,18 @@
 import { Body, Controller, Delete, Get, Param, Put, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { OrgId } from '../auth/org-id.decorator';
+import { DeletedResponse } from '../common/dto/deleted.response';
 import { ApiEnvelope, ApiErrors } from '../common/openapi/api-envelope.decorators';
 import { ParseIdPipe } from '../common/uuid';
-import { DeletedResponse } from '../skills/dto/skill.response';
 import { DeleteEmployeeSkillQuery } from './dto/delete-employee-skill.query';
 import { RateSkillDto } from './dto/rate-skill.dto';
-import { PersonSkillResponse, toRatedPersonSkill } from './dto/rating.response';
+import { PersonSkillResponse } from './dto/rating.response';
 import { EmployeeSkillsService } from './employee-skills.service';
-import { RatingsService } from './ratings.service';
 
 @ApiTags('Employee skills')
 @Controller('employees/:id/skills')
 export class EmployeeSkillsController {
-  constructor(
-    private readonly employeeSkills: EmployeeSkillsService,
-    private readonly ratings: RatingsService,
-  ) {}
+  constructor(private readonly employeeSkills: EmployeeSkillsService) {}
 
   @Get()
   @ApiOperation({ summary: "The employee's skills with their latest ratings, ordered by skillName" })
@@ -30,13 +26,13 @@ export class EmployeeSkillsController {
   @ApiOperation({ summary: 'Add a rating, creating the employee skill when absent (emits skill.rated)' })
   @ApiEnvelope(PersonSkillResponse)
   @ApiErrors(400, 404)
-  async rate(
+  rate(
     @OrgId() organisationId: string,
     @Param('id', new ParseIdPipe('Employee')) employeeId: string,
     @Param('skillId', new ParseIdPipe('Skill')) skillId: string,
     @Body() body: RateSkillDto,
   ): Promise<PersonSkillResponse> {
-    return toRatedPersonSkill(await this.ratings.rate(organisationId, employeeId, skillId, body));
+    return this.employeeSkills.rate(organisationId, employeeId, skillId, body);
   }
 
   @Delete(':skillId')

@@ -1,14 +1,16 @@
 import { Module } from '@nestjs/common';
+import { EmployeesModule } from '../employees/employees.module';
 import { SkillsModule } from '../skills/skills.module';
 import { EmployeeSkillsController } from './employee-skills.controller';
-import { EmployeeSkillsReader } from './employee-skills.reader';
 import { EmployeeSkillsService } from './employee-skills.service';
 import { RatingsController } from './ratings.controller';
+import { RatingsRepository } from './ratings.repository';
 import { RatingsService } from './ratings.service';
 
 @Module({
-  imports: [SkillsModule],
+  imports: [EmployeesModule, SkillsModule],
   controllers: [EmployeeSkillsController, RatingsController],
-  providers: [EmployeeSkillsReader, EmployeeSkillsService, RatingsService],
+  providers: [EmployeeSkillsService, RatingsService, RatingsRepository],
+  exports: [RatingsRepository],
 })
 export class RatingsModule {}

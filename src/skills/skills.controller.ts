@@ -1,12 +1,13 @@
 import { Body, Controller, Delete, Get, HttpStatus, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { OrgId } from '../auth/org-id.decorator';
+import { DeletedResponse } from '../common/dto/deleted.response';
 import { ApiEnvelope, ApiErrors } from '../common/openapi/api-envelope.decorators';
 import { Page } from '../common/pagination';
 import { ParseIdPipe } from '../common/uuid';
 import { CreateSkillDto } from './dto/create-skill.dto';
 import { ListSkillsQuery } from './dto/list-skills.query';
-import { DeletedResponse, SkillDetailResponse, SkillResponse } from './dto/skill.response';
+import { SkillDetailResponse, SkillResponse } from './dto/skill.response';
 import { UpdateSkillDto } from './dto/update-skill.dto';
 import { SkillsService } from './skills.service';
 

@@ -1,10 +1,11 @@
 import { Module } from '@nestjs/common';
 import { SkillsController } from './skills.controller';
+import { SkillsRepository } from './skills.repository';
 import { SkillsService } from './skills.service';
 
 @Module({
   controllers: [SkillsController],
-  providers: [SkillsService],
-  exports: [SkillsService],
+  providers: [SkillsService, SkillsRepository],
+  exports: [SkillsRepository],
 })
 export class SkillsModule {}

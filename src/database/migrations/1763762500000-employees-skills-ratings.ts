@@ -74,9 +74,7 @@ export class EmployeesSkillsRatings1763762500000 implements MigrationInterface {
     );
     await queryRunner.query(`CREATE INDEX person_skills_skill_idx ON person_skills (skill_id)`);
     // Target of the ratings foreign key below, which keeps a rating's employee and skill those of its link.
-    await queryRunner.query(
-      `CREATE UNIQUE INDEX person_skills_link_key ON person_skills (id, employee_id, skill_id)`,
-    );
+    await queryRunner.query(`CREATE UNIQUE INDEX person_skills_link_key ON person_skills (id, employee_id, skill_id)`);
 
     await queryRunner.query(`
       CREATE TABLE ratings (
@@ -98,7 +96,9 @@ export class EmployeesSkillsRatings1763762500000 implements MigrationInterface {
     await queryRunner.query(
       `CREATE INDEX ratings_person_skill_latest_idx ON ratings (person_skill_id, created_at DESC, id DESC)`,
     );
-    await queryRunner.query(`CREATE INDEX ratings_employee_list_idx ON ratings (employee_id, created_at DESC, id DESC)`);
+    await queryRunner.query(
+      `CREATE INDEX ratings_employee_list_idx ON ratings (employee_id, created_at DESC, id DESC)`,
+    );
     await queryRunner.query(
       `CREATE INDEX ratings_employee_skill_list_idx ON ratings (employee_id, skill_id, created_at DESC, id DESC)`,
     );

@@ -23,9 +23,7 @@ export class Positions1763762600000 implements MigrationInterface {
     await queryRunner.query(`CREATE UNIQUE INDEX positions_ref_key ON positions (organisation_id, ref)`);
     // List order (createdAt, id), alone and under the status filter.
     await queryRunner.query(`CREATE INDEX positions_list_idx ON positions (organisation_id, created_at, id)`);
-    await queryRunner.query(
-      `CREATE INDEX positions_status_idx ON positions (organisation_id, status, created_at, id)`,
-    );
+    await queryRunner.query(`CREATE INDEX positions_status_idx ON positions (organisation_id, status, created_at, id)`);
     await queryRunner.query(
       `CREATE INDEX positions_replaces_employee_idx ON positions (replaces_employee_id)
          WHERE replaces_employee_id IS NOT NULL`,

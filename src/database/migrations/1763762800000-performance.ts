@@ -63,7 +63,9 @@ export class Performance1763762800000 implements MigrationInterface {
 
   async down(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(`DROP INDEX employees_search_trgm_idx`);
-    await queryRunner.query(`CREATE INDEX employees_search_trgm_idx ON employees USING gin (${SEARCH_TEXT} gin_trgm_ops)`);
+    await queryRunner.query(
+      `CREATE INDEX employees_search_trgm_idx ON employees USING gin (${SEARCH_TEXT} gin_trgm_ops)`,
+    );
     await queryRunner.query(`DROP TRIGGER employees_count_update ON employees`);
     await queryRunner.query(`DROP TRIGGER employees_count_insert_delete ON employees`);
     await queryRunner.query(`DROP FUNCTION organisation_employee_counts_apply()`);

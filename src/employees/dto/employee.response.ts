@@ -1,5 +1,5 @@
-import { ApiProperty, ApiSchema, PickType } from '@nestjs/swagger';
-import { RatingResponse } from '../../ratings/dto/rating.response';
+import { ApiProperty, ApiSchema } from '@nestjs/swagger';
+import { RATING_TYPES, RatingType } from '../../common/rating-types';
 import { Employee } from '../entities/employee.entity';
 
 @ApiSchema({ name: 'Employee' })
@@ -22,15 +22,34 @@ export class EmployeeResponse {
   departmentId: string | null;
   @ApiProperty({ type: String, format: 'date-time', nullable: true })
   hiredAt: string | null;
-  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'set when the employee is deactivated' })
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description: 'set when the employee is deactivated',
+  })
   leftAt: string | null;
   @ApiProperty()
   isHRTeamMember: boolean;
+  @ApiProperty({ format: 'date-time' })
+  createdAt: string;
+  @ApiProperty({
+    format: 'date-time',
+    description: 'Moves on every change of the employee itself (a PATCH, a deactivation); not on a rating',
+  })
+  updatedAt: string;
 }
 
 /** EmployeeDetail's latest rating is narrower than PersonSkill's: the spec lists only these three fields. */
 @ApiSchema({ name: 'EmployeeSkillLatestRating' })
-export class EmployeeSkillLatestRatingResponse extends PickType(RatingResponse, ['score', 'ratingType', 'createdAt'] as const) {}
+export class EmployeeSkillLatestRatingResponse {
+  @ApiProperty({ type: 'integer' })
+  score: number;
+  @ApiProperty({ enum: RATING_TYPES })
+  ratingType: RatingType;
+  @ApiProperty({ format: 'date-time' })
+  createdAt: string;
+}
 
 @ApiSchema({ name: 'EmployeeSkill' })
 export class EmployeeSkillResponse {
@@ -58,8 +77,19 @@ export class DeactivatedEmployeeResponse {
   leftAt: string;
 }
 
-/** The columns an EmployeeResponse is made of: an entity, or a raw row selected with employeeColumns(). */
-export type EmployeeFields = Omit<Employee, 'organisationId' | 'createdAt' | 'updatedAt'>;
+/** The columns an EmployeeResponse is made of: an entity, or a raw row of the employees repository. */
+export type EmployeeFields = Omit<Employee, 'organisationId'>;
+
+/** An employee with its skills, each with its latest rating, as the employees repository reads them. */
+export interface EmployeeDetailRecord {
+  employee: EmployeeFields;
+  skills: Array<{
+    personSkillId: string;
+    skillId: string;
+    skillName: string;
+    latestRating: { score: number; ratingType: RatingType; createdAt: Date } | null;
+  }>;
+}
 
 export function toEmployeeResponse(employee: EmployeeFields): EmployeeResponse {
   return {
@@ -74,5 +104,23 @@ export function toEmployeeResponse(employee: EmployeeFields): EmployeeResponse {
     hiredAt: employee.hiredAt?.toISOString() ?? null,
     leftAt: employee.leftAt?.toISOString() ?? null,
     isHRTeamMember: employee.isHRTeamMember,
+    createdAt: employee.createdAt.toISOString(),
+    updatedAt: employee.updatedAt.toISOString(),
+  };
+}
+
+export function toEmployeeDetailResponse({ employee, skills }: EmployeeDetailRecord): EmployeeDetailResponse {
+  return {
+    ...toEmployeeResponse(employee),
+    skills: skills.map(({ personSkillId, skillId, skillName, latestRating }) => ({
+      personSkillId,
+      skillId,
+      skillName,
+      latestRating: latestRating && {
+        score: latestRating.score,
+        ratingType: latestRating.ratingType,
+        createdAt: latestRating.createdAt.toISOString(),
+      },
+    })),
   };
 }

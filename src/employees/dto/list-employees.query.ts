@@ -1,6 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsIsoDateTime } from '../../common/iso-date-time';
 import { PaginationQuery } from '../../common/pagination';
 import { toBooleanIfLiteral } from '../../common/query-transforms';
 
@@ -11,6 +12,7 @@ export class ListEmployeesQuery extends PaginationQuery {
   })
   @IsOptional()
   @IsString()
+  @MaxLength(200)
   search?: string;
 
   @ApiPropertyOptional({ description: 'Exact match', maxLength: 64 })
@@ -19,9 +21,22 @@ export class ListEmployeesQuery extends PaginationQuery {
   @MaxLength(64)
   departmentId?: string;
 
-  @ApiPropertyOptional({ type: String, enum: ['true', 'false'], description: 'true: leftAt is null; false: leftAt is set' })
+  @ApiPropertyOptional({
+    type: String,
+    enum: ['true', 'false'],
+    description: 'true: leftAt is null; false: leftAt is set',
+  })
   @IsOptional()
   @Transform(({ value }) => toBooleanIfLiteral(value))
   @IsBoolean({ message: "isActive must be 'true' or 'false'" })
   isActive?: boolean;
+
+  @ApiPropertyOptional({
+    type: String,
+    format: 'date-time',
+    description: 'Only employees changed at or after this time (updatedAt ≥ it), ordered by updatedAt, then id',
+  })
+  @IsOptional()
+  @IsIsoDateTime()
+  updatedSince?: string;
 }

@@ -1,8 +1,7 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
-import { POSITION_STATUSES, PositionStatus } from '../entities/position.entity';
 import { REPLACEMENT_STATUSES, ReplacementStatus } from '../entities/position-replacement.entity';
-
-// Every property is decorated: the swagger plugin only reads *.dto.ts and *.entity.ts files.
+import { Position, POSITION_STATUSES, PositionStatus } from '../entities/position.entity';
+import { computeSkillsGap, RequiredSkill } from '../skills-gap';
 
 /** An employee as a position names it: the person it replaces, or a candidate. */
 @ApiSchema({ name: 'PersonReference' })
@@ -42,7 +41,11 @@ export class SkillGapResponse {
   @ApiProperty() skillId: string;
   @ApiProperty() skillName: string;
   @ApiProperty({ type: 'integer' }) minimumRating: number;
-  @ApiProperty({ nullable: true, type: 'integer', description: "The candidate's latest rating score; null when never rated" })
+  @ApiProperty({
+    nullable: true,
+    type: 'integer',
+    description: "The candidate's latest rating score; null when never rated",
+  })
   currentScore: number | null;
   @ApiProperty({ type: 'integer', description: 'max(0, minimumRating − (currentScore ?? 0))' })
   gap: number;
@@ -65,4 +68,59 @@ export class PossibleReplacementResponse {
 export class PositionDetailResponse extends PositionResponse {
   @ApiProperty({ type: [PossibleReplacementResponse], description: 'Ordered by readyAt, then replacementId' })
   possibleReplacements: PossibleReplacementResponse[];
+}
+
+/** A position with the employee it replaces (id and names only), as the positions repository reads it. */
+export interface PositionRecord {
+  position: Position;
+  replacesPerson: PersonReference | null;
+}
+
+export interface ReplacementRecord {
+  id: string;
+  candidate: PersonReference;
+  readyAt: Date;
+  status: ReplacementStatus;
+}
+
+export function toPositionResponse(
+  { position, replacesPerson }: PositionRecord,
+  requiredSkills: RequiredSkill[],
+): PositionResponse {
+  return {
+    id: position.id,
+    name: position.name,
+    description: position.description,
+    department: position.department,
+    status: position.status,
+    mustBeFilledBy: position.mustBeFilledBy?.toISOString() ?? null,
+    replacesPerson,
+    requiredSkills: requiredSkills.map(({ skillId, skillName, minimumRating }) => ({
+      skillId,
+      skillName,
+      minimumRating,
+    })),
+  };
+}
+
+export function toPossibleReplacementResponse(
+  replacement: ReplacementRecord,
+  requiredSkills: RequiredSkill[],
+  latestScoreBySkillId: ReadonlyMap<string, number>,
+): PossibleReplacementResponse {
+  return {
+    replacementId: replacement.id,
+    candidate: replacement.candidate,
+    readyAt: replacement.readyAt.toISOString(),
+    status: replacement.status,
+    skillsGap: computeSkillsGap(requiredSkills, latestScoreBySkillId),
+  };
+}
+
+export function toPositionDetailResponse(
+  record: PositionRecord,
+  requiredSkills: RequiredSkill[],
+  possibleReplacements: PossibleReplacementResponse[],
+): PositionDetailResponse {
+  return { ...toPositionResponse(record, requiredSkills), possibleReplacements };
 }

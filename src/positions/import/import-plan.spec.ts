@@ -1,6 +1,6 @@
-import { Position } from '../entities/position.entity';
 import { PositionReplacement } from '../entities/position-replacement.entity';
 import { PositionRequiredSkill } from '../entities/position-required-skill.entity';
+import { Position } from '../entities/position.entity';
 import { DesiredPosition, diffReplacements, isUnchanged, planImport, StoredPosition } from './import-plan';
 
 const desired: DesiredPosition = {
@@ -52,9 +52,25 @@ describe('isUnchanged', () => {
     ['mustBeFilledBy', { mustBeFilledBy: new Date('2026-02-01T00:00:00.000Z') }],
     ['mustBeFilledBy cleared', { mustBeFilledBy: null }],
     ['replaced person', { replacesEmployeeId: 'emp-9' }],
-    ['a minimum rating', { requiredSkills: [{ skillId: 'skill-a', minimumRating: 5 }, { skillId: 'skill-b', minimumRating: 2 }] }],
+    [
+      'a minimum rating',
+      {
+        requiredSkills: [
+          { skillId: 'skill-a', minimumRating: 5 },
+          { skillId: 'skill-b', minimumRating: 2 },
+        ],
+      },
+    ],
     ['a removed skill', { requiredSkills: [{ skillId: 'skill-a', minimumRating: 4 }] }],
-    ['a swapped skill', { requiredSkills: [{ skillId: 'skill-a', minimumRating: 4 }, { skillId: 'skill-c', minimumRating: 2 }] }],
+    [
+      'a swapped skill',
+      {
+        requiredSkills: [
+          { skillId: 'skill-a', minimumRating: 4 },
+          { skillId: 'skill-c', minimumRating: 2 },
+        ],
+      },
+    ],
     ['a replacement status', { replacements: [{ ...desired.replacements[0], status: 'APPROVED' }] }],
     ['a replacement readyAt', { replacements: [{ ...desired.replacements[0], readyAt: new Date('2026-03-02') }] }],
     ['another candidate', { replacements: [{ ...desired.replacements[0], candidateEmployeeId: 'emp-3' }] }],
@@ -82,9 +98,24 @@ describe('planImport', () => {
 
 describe('diffReplacements', () => {
   const stored = [
-    Object.assign(new PositionReplacement(), { id: 'keep', candidateEmployeeId: 'a', readyAt: new Date('2026-01-01'), status: 'PROPOSED' }),
-    Object.assign(new PositionReplacement(), { id: 'change', candidateEmployeeId: 'b', readyAt: new Date('2026-01-01'), status: 'PROPOSED' }),
-    Object.assign(new PositionReplacement(), { id: 'drop', candidateEmployeeId: 'c', readyAt: new Date('2026-01-01'), status: 'PROPOSED' }),
+    Object.assign(new PositionReplacement(), {
+      id: 'keep',
+      candidateEmployeeId: 'a',
+      readyAt: new Date('2026-01-01'),
+      status: 'PROPOSED',
+    }),
+    Object.assign(new PositionReplacement(), {
+      id: 'change',
+      candidateEmployeeId: 'b',
+      readyAt: new Date('2026-01-01'),
+      status: 'PROPOSED',
+    }),
+    Object.assign(new PositionReplacement(), {
+      id: 'drop',
+      candidateEmployeeId: 'c',
+      readyAt: new Date('2026-01-01'),
+      status: 'PROPOSED',
+    }),
   ];
 
   it('keeps matching candidates by id, updates changed ones, drops missing ones and adds new ones', () => {

@@ -1,6 +1,6 @@
-import { Position, PositionStatus } from '../entities/position.entity';
 import { PositionReplacement, ReplacementStatus } from '../entities/position-replacement.entity';
 import { PositionRequiredSkill } from '../entities/position-required-skill.entity';
+import { Position, PositionStatus } from '../entities/position.entity';
 
 /** A position as the file wants it, its references resolved to ids. Omitted optional fields are null. */
 export interface DesiredPosition {
@@ -39,7 +39,10 @@ export type PlannedPosition =
   | { action: 'unchanged'; stored: StoredPosition };
 
 /** What to do with each position of the file, in file order: the upsert key is `ref`. */
-export function planImport(desired: DesiredPosition[], storedByRef: ReadonlyMap<string, StoredPosition>): PlannedPosition[] {
+export function planImport(
+  desired: DesiredPosition[],
+  storedByRef: ReadonlyMap<string, StoredPosition>,
+): PlannedPosition[] {
   return desired.map((each) => {
     const stored = storedByRef.get(each.ref);
     if (!stored) return { action: 'create', desired: each };
@@ -48,7 +51,10 @@ export function planImport(desired: DesiredPosition[], storedByRef: ReadonlyMap<
 }
 
 /** True when storing `desired` would change nothing a reader can see: fields, required skills, replacements. */
-export function isUnchanged({ position, requiredSkills, replacements }: StoredPosition, desired: DesiredPosition): boolean {
+export function isUnchanged(
+  { position, requiredSkills, replacements }: StoredPosition,
+  desired: DesiredPosition,
+): boolean {
   return (
     position.name === desired.name &&
     position.description === desired.description &&

@@ -34,7 +34,13 @@ describe('parsePositionsFile', () => {
   });
 
   it('accepts null for the optional fields', () => {
-    const entry = { ...valid, description: null, department: null, mustBeFilledBy: null, replacesPersonnelNumber: null };
+    const entry = {
+      ...valid,
+      description: null,
+      department: null,
+      mustBeFilledBy: null,
+      replacesPersonnelNumber: null,
+    };
     expect(parsePositionsFile(JSON.stringify([entry]))).toHaveLength(1);
   });
 
@@ -56,7 +62,12 @@ describe('parsePositionsFile', () => {
     ['week dates', { mustBeFilledBy: '2026-W05' }, '[0].mustBeFilledBy', /ISO 8601/],
     ['a missing name', { name: undefined }, '[0].name', /name/],
     ['an empty ref', { ref: '' }, '[0].ref', /ref should not be empty/],
-    ['a missing requiredSkills', { requiredSkills: undefined }, '[0].requiredSkills', /requiredSkills must be an array/],
+    [
+      'a missing requiredSkills',
+      { requiredSkills: undefined },
+      '[0].requiredSkills',
+      /requiredSkills must be an array/,
+    ],
     ['an unknown field', { salary: 1 }, '[0].salary', /salary should not exist/],
     ['a long name', { name: 'x'.repeat(201) }, '[0].name', /200/],
     [
@@ -104,7 +115,9 @@ describe('parsePositionsFile', () => {
 
   it('rejects a candidate proposed twice for one position', () => {
     const replacement = valid.possibleReplacements[0];
-    const problems = problemsOf([{ ...valid, possibleReplacements: [replacement, { ...replacement, status: 'APPROVED' }] }]);
+    const problems = problemsOf([
+      { ...valid, possibleReplacements: [replacement, { ...replacement, status: 'APPROVED' }] },
+    ]);
     expect(problems.fields).toEqual(['[0].possibleReplacements[1].candidatePersonnelNumber']);
   });
 

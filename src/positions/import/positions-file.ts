@@ -11,11 +11,11 @@ import {
   ValidateBy,
   ValidateNested,
   validateSync,
-  ValidationError as ClassValidatorError,
 } from 'class-validator';
 import { FieldError, ValidationError } from '../../common/errors';
-import { POSITION_STATUSES, PositionStatus } from '../entities/position.entity';
+import { flattenValidationErrors } from '../../common/validation';
 import { REPLACEMENT_STATUSES, ReplacementStatus } from '../entities/position-replacement.entity';
+import { POSITION_STATUSES, PositionStatus } from '../entities/position.entity';
 
 /** ISO 8601 date or date-time that JavaScript can also read (week and ordinal dates are not). */
 function IsDateTimeString(): PropertyDecorator {
@@ -123,8 +123,8 @@ export function parsePositionsFile(text: string): PositionEntry[] {
       return undefined;
     }
     const entry = plainToInstance(PositionEntry, item);
-    const errors = validateSync(entry, { whitelist: true, forbidNonWhitelisted: true, stopAtFirstError: true });
-    problems.push(...flatten(errors, `[${index}]`));
+    const errors = validateSync(entry, { whitelist: true, forbidNonWhitelisted: true });
+    problems.push(...flattenValidationErrors(errors, `[${index}]`));
     return errors.length ? undefined : entry;
   });
   const valid = entries.filter((entry): entry is PositionEntry => entry !== undefined);
@@ -173,17 +173,6 @@ function findDuplicates(entries: PositionEntry[]): FieldError[] {
     });
   });
   return problems;
-}
-
-function flatten(errors: ClassValidatorError[], parent: string): FieldError[] {
-  return errors.flatMap((error) => {
-    const field = /^\d+$/.test(error.property) ? `${parent}[${error.property}]` : `${parent}.${error.property}`;
-    const own = Object.values(error.constraints ?? {}).map((message) => ({
-      field,
-      message: message.startsWith(error.property) ? `${field}${message.slice(error.property.length)}` : `${field}: ${message}`,
-    }));
-    return [...own, ...flatten(error.children ?? [], field)];
-  });
 }
 
 export function problem(field: string, message: string): FieldError {

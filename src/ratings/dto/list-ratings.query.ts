@@ -1,8 +1,8 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString } from 'class-validator';
-import { PaginationQuery } from '../../common/pagination';
 import { IsIsoDateTime } from '../../common/iso-date-time';
-import { RATING_TYPES, RatingType } from '../entities/rating.entity';
+import { PaginationQuery } from '../../common/pagination';
+import { RATING_TYPES, RatingType } from '../../common/rating-types';
 
 export class ListRatingsQuery extends PaginationQuery {
   @ApiPropertyOptional({ format: 'uuid', description: 'An unknown (or malformed) skill id gives an empty list' })

@@ -1,10 +1,10 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsInt, IsOptional, IsString, MaxLength } from 'class-validator';
-import { RATING_TYPES, RatingType } from '../entities/rating.entity';
+import { RATING_TYPES, RatingType } from '../../common/rating-types';
 
 /** Body of PUT /employees/{id}/skills/{skillId}: one new rating. */
 export class RateSkillDto {
-  @ApiProperty({ description: "An integer within the skill's rating scale, inclusive" })
+  @ApiProperty({ type: 'integer', description: "An integer within the skill's rating scale, inclusive" })
   @IsInt()
   score: number;
 

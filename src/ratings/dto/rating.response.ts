@@ -1,5 +1,5 @@
 import { ApiProperty, ApiSchema, PickType } from '@nestjs/swagger';
-import { RATING_TYPES, RatingType } from '../entities/rating.entity';
+import { RATING_TYPES, RatingType } from '../../common/rating-types';
 
 @ApiSchema({ name: 'Rating' })
 export class RatingResponse {
@@ -42,17 +42,57 @@ export class PersonSkillResponse {
   latestRating: PersonSkillLatestRatingResponse | null;
 }
 
-export function toLatestRating(rating: RatingResponse): PersonSkillLatestRatingResponse {
-  const { ratingId, score, ratingType, comment, createdAt } = rating;
-  return { ratingId, score, ratingType, comment, createdAt };
+/** A rating as the ratings repository reads it. */
+export type RatingRecord = Omit<RatingResponse, 'createdAt'> & { createdAt: Date };
+
+/** A person skill with its latest rating, as the ratings repository reads it. */
+export interface PersonSkillRecord {
+  personSkillId: string;
+  skillId: string;
+  skillName: string;
+  latestRating: (Omit<PersonSkillLatestRatingResponse, 'createdAt'> & { createdAt: Date }) | null;
+}
+
+export function toRatingResponse(rating: RatingRecord): RatingResponse {
+  return {
+    ratingId: rating.ratingId,
+    personSkillId: rating.personSkillId,
+    skillId: rating.skillId,
+    skillName: rating.skillName,
+    score: rating.score,
+    ratingType: rating.ratingType,
+    comment: rating.comment,
+    createdAt: rating.createdAt.toISOString(),
+  };
+}
+
+export function toPersonSkillResponse({
+  personSkillId,
+  skillId,
+  skillName,
+  latestRating,
+}: PersonSkillRecord): PersonSkillResponse {
+  return {
+    personSkillId,
+    skillId,
+    skillName,
+    latestRating: latestRating && {
+      ratingId: latestRating.ratingId,
+      score: latestRating.score,
+      ratingType: latestRating.ratingType,
+      comment: latestRating.comment,
+      createdAt: latestRating.createdAt.toISOString(),
+    },
+  };
 }
 
 /** The PersonSkill as a rating just added to it leaves it: that rating is its latest. */
 export function toRatedPersonSkill(rating: RatingResponse): PersonSkillResponse {
+  const { ratingId, score, ratingType, comment, createdAt } = rating;
   return {
     personSkillId: rating.personSkillId,
     skillId: rating.skillId,
     skillName: rating.skillName,
-    latestRating: toLatestRating(rating),
+    latestRating: { ratingId, score, ratingType, comment, createdAt },
   };
 }

@@ -1,7 +1,5 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
-
-export const RATING_TYPES = ['MANAGER_EVALUATION', 'SELF_ASSESMENT', 'LLM_RATING'] as const;
-export type RatingType = (typeof RATING_TYPES)[number];
+import { RatingType } from '../../common/rating-types';
 
 /**
  * One rating of an employee on a skill; appended, never updated. employee_id and skill_id repeat the

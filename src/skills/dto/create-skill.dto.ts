@@ -19,14 +19,14 @@ export class CreateSkillDto {
   @MaxLength(2000)
   description?: string | null;
 
-  @ApiPropertyOptional({ default: 0 })
+  @ApiPropertyOptional({ type: 'integer', default: 0 })
   @IsOptionalNotNull()
   @IsInt()
   @Min(INT32_MIN)
   @Max(INT32_MAX)
   ratingScaleMin?: number;
 
-  @ApiPropertyOptional({ default: 5 })
+  @ApiPropertyOptional({ type: 'integer', default: 5 })
   @IsOptionalNotNull()
   @IsInt()
   @Min(INT32_MIN)

@@ -1,10 +1,21 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsOptional, IsString } from 'class-validator';
+import { IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsIsoDateTime } from '../../common/iso-date-time';
 import { PaginationQuery } from '../../common/pagination';
 
 export class ListSkillsQuery extends PaginationQuery {
   @ApiPropertyOptional({ description: 'Case-insensitive substring of name; % _ \\ match literally' })
   @IsOptional()
   @IsString()
+  @MaxLength(200)
   search?: string;
+
+  @ApiPropertyOptional({
+    type: String,
+    format: 'date-time',
+    description: 'Only skills changed at or after this time (updatedAt ≥ it), ordered by updatedAt, then id',
+  })
+  @IsOptional()
+  @IsIsoDateTime()
+  updatedSince?: string;
 }

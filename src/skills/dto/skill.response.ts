@@ -17,18 +17,14 @@ export class SkillResponse {
   ratingScaleType: RatingScaleType;
   @ApiProperty({ format: 'date-time' })
   createdAt: string;
+  @ApiProperty({ format: 'date-time', description: 'Moves on every change of the skill (a PATCH)' })
+  updatedAt: string;
 }
 
 @ApiSchema({ name: 'SkillDetail' })
 export class SkillDetailResponse extends SkillResponse {
   @ApiProperty({ type: 'integer', description: 'Number of active employees linked to the skill' })
   employeeCount: number;
-}
-
-@ApiSchema({ name: 'Deleted' })
-export class DeletedResponse {
-  @ApiProperty()
-  deleted: boolean;
 }
 
 export function toSkillResponse(skill: Skill): SkillResponse {
@@ -40,5 +36,6 @@ export function toSkillResponse(skill: Skill): SkillResponse {
     ratingScaleMax: skill.ratingScaleMax,
     ratingScaleType: skill.ratingScaleType,
     createdAt: skill.createdAt.toISOString(),
+    updatedAt: skill.updatedAt.toISOString(),
   };
 }

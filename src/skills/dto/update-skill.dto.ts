@@ -19,14 +19,14 @@ export class UpdateSkillDto {
   @MaxLength(2000)
   description?: string | null;
 
-  @ApiPropertyOptional()
+  @ApiPropertyOptional({ type: 'integer' })
   @IsOptionalNotNull()
   @IsInt()
   @Min(INT32_MIN)
   @Max(INT32_MAX)
   ratingScaleMin?: number;
 
-  @ApiPropertyOptional()
+  @ApiPropertyOptional({ type: 'integer' })
   @IsOptionalNotNull()
   @IsInt()
   @Min(INT32_MIN)

@@ -1,0 +1,23 @@
+/**
+ * SQL shared by every read of "an employee's skills and latest ratings" (EmployeeDetail, the employee
+ * skills list, the skills gap of a position). Tables are not modules: each feature's repository joins
+ * the tables it reads, and these fragments keep the two rules those reads share in one place.
+ */
+
+/**
+ * The latest rating of the person skill aliased `personSkill`, for a LATERAL join: the newest
+ * createdAt, then the larger id (UUID v7, so the later insert), read from ratings_person_skill_latest_idx.
+ */
+export function latestRatingOf(personSkill: string, columns: string): string {
+  return `SELECT ${columns} FROM ratings r WHERE r.person_skill_id = ${personSkill}.id
+           ORDER BY r.created_at DESC, r.id DESC LIMIT 1`;
+}
+
+/**
+ * The one order of skills by name (docs/api-decisions.md): case-insensitive, the lower-cased names
+ * compared code point by code point (COLLATE "C") so every server sorts alike whatever its locale,
+ * then the skill id.
+ */
+export function bySkillName(name: string, id: string): string {
+  return `lower(${name}) COLLATE "C", ${id}`;
+}

@@ -1,0 +1,197 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { NotFoundError } from '../common/errors';
+import { toDateOrNull } from '../common/iso-date-time';
+import { bySkillName, latestRatingOf } from '../common/latest-rating';
+import { escapeLikePattern } from '../common/like-pattern';
+import { mapConstraintErrors } from '../common/postgres-errors';
+import { RatingType } from '../common/rating-types';
+import { SqlConditions } from '../common/sql-conditions';
+import { Database } from '../database/database';
+import { EmployeeDetailRecord, EmployeeFields } from './dto/employee.response';
+import { ListEmployeesQuery } from './dto/list-employees.query';
+import { Employee } from './entities/employee.entity';
+
+const UNIQUE_MESSAGES = {
+  employees_personnel_number_key: 'An employee with this personnelNumber already exists',
+  employees_business_email_key: 'An employee with this businessEmail already exists',
+};
+
+interface DetailRow extends EmployeeFields {
+  personSkillId: string | null;
+  skillId: string | null;
+  skillName: string | null;
+  score: number | null;
+  ratingType: RatingType | null;
+  ratedAt: Date | null;
+}
+
+/**
+ * The employees search condition, on exactly the expression of the employees_search_trgm_idx index so
+ * substring searches use it. `parameter` is the LIKE-escaped term; chr(1) keeps a match inside one field.
+ */
+export function employeeSearchCondition(alias: string, parameter: string): string {
+  return (
+    `lower(${alias}.first_name || ' ' || ${alias}.last_name || chr(1) || ${alias}.business_email || chr(1) || ${alias}.personnel_number)` +
+    ` LIKE '%' || lower(${parameter}) || '%'`
+  );
+}
+
+/**
+ * The employees columns under the Employee entity's property names, so raw rows map with
+ * toEmployeeResponse without TypeORM's entity hydration (pg already returns timestamptz as Date).
+ */
+function employeeColumns(alias: string): string {
+  return [
+    `${alias}.id`,
+    `${alias}.personnel_number AS "personnelNumber"`,
+    `${alias}.first_name AS "firstName"`,
+    `${alias}.last_name AS "lastName"`,
+    `${alias}.business_email AS "businessEmail"`,
+    `${alias}.title`,
+    `${alias}.gender`,
+    `${alias}.department_id AS "departmentId"`,
+    `${alias}.hired_at AS "hiredAt"`,
+    `${alias}.left_at AS "leftAt"`,
+    `${alias}.is_hr_team_member AS "isHRTeamMember"`,
+    `${alias}.created_at AS "createdAt"`,
+    `${alias}.updated_at AS "updatedAt"`,
+  ].join(', ');
+}
+
+/** All SQL of employees. */
+@Injectable()
+export class EmployeesRepository {
+  constructor(private readonly database: Database) {}
+
+  /**
+   * One page of GET /employees and its exact total, in raw SQL. The page reads the ids of the requested
+   * window first (an index-only scan of employees_list_idx when unfiltered, so a deep OFFSET skips index
+   * entries rather than heap rows) and then only those rows. Without a transaction, page and total run
+   * concurrently on two pool connections.
+   */
+  async findPage(
+    organisationId: string,
+    query: ListEmployeesQuery,
+    manager?: EntityManager,
+  ): Promise<[EmployeeFields[], number]> {
+    const where = new SqlConditions().and('e.organisation_id = ?', organisationId);
+    if (query.search !== undefined) where.and(employeeSearchCondition('e', '?'), escapeLikePattern(query.search));
+    if (query.departmentId !== undefined) where.and('e.department_id = ?', query.departmentId);
+    if (query.isActive !== undefined) where.and(query.isActive ? 'e.left_at IS NULL' : 'e.left_at IS NOT NULL');
+    const updatedSince = toDateOrNull(query.updatedSince);
+    if (updatedSince) where.and('e.updated_at >= ?', updatedSince);
+    // Oldest first; a delta sync (updatedSince) reads the oldest change first, on employees_updated_idx.
+    const orderedBy = updatedSince ? 'updated_at' : 'created_at';
+    const page = where.page(query.limit, query.offset);
+    const onlyCounted = query.search === undefined && query.departmentId === undefined && !updatedSince;
+    return Promise.all([
+      this.database.manager(manager).query<EmployeeFields[]>(
+        `SELECT ${employeeColumns('e')}
+           FROM (SELECT e.id FROM employees e WHERE ${where.sql} ORDER BY e.${orderedBy}, e.id ${page.sql}) page
+           JOIN employees e ON e.id = page.id
+          ORDER BY e.${orderedBy}, e.id`,
+        page.parameters,
+      ),
+      onlyCounted ? this.countFromCounter(organisationId, query.isActive, manager) : this.count(where, manager),
+    ]);
+  }
+
+  /**
+   * The employee joined to its skills (each with its latest rating), in one round trip: one row per
+   * skill, or one row with null skill columns when it has none. Null when there is no such employee.
+   */
+  async findDetail(organisationId: string, id: string, manager?: EntityManager): Promise<EmployeeDetailRecord | null> {
+    const rows = await this.database.manager(manager).query<DetailRow[]>(
+      `SELECT ${employeeColumns('e')}, sk."personSkillId", sk."skillId", sk."skillName", sk.score, sk."ratingType",
+              sk."ratedAt"
+         FROM employees e
+         LEFT JOIN LATERAL (
+              SELECT ps.id AS "personSkillId", s.id AS "skillId", s.name AS "skillName",
+                     latest.score, latest.rating_type AS "ratingType", latest.created_at AS "ratedAt"
+                FROM person_skills ps
+                JOIN skills s ON s.id = ps.skill_id
+                LEFT JOIN LATERAL (${latestRatingOf('ps', 'r.score, r.rating_type, r.created_at')}) latest ON true
+               WHERE ps.organisation_id = e.organisation_id AND ps.employee_id = e.id
+         ) sk ON true
+        WHERE e.organisation_id = $1 AND e.id = $2
+        ORDER BY ${bySkillName('sk."skillName"', 'sk."skillId"')}`,
+      [organisationId, id],
+    );
+    if (rows.length === 0) return null;
+    return {
+      employee: rows[0],
+      skills: rows
+        .filter((row) => row.personSkillId !== null)
+        .map((row) => ({
+          personSkillId: row.personSkillId!,
+          skillId: row.skillId!,
+          skillName: row.skillName!,
+          latestRating:
+            row.score === null ? null : { score: row.score, ratingType: row.ratingType!, createdAt: row.ratedAt! },
+        })),
+    };
+  }
+
+  /** The employee, locked until the transaction ends, or 404. */
+  async findForUpdate(organisationId: string, id: string, manager?: EntityManager): Promise<Employee> {
+    const employee = await this.database
+      .manager(manager)
+      .createQueryBuilder(Employee, 'employee')
+      .where('employee.organisation_id = :organisationId AND employee.id = :id', { organisationId, id })
+      .setLock('pessimistic_write')
+      .getOne();
+    if (!employee) throw new NotFoundError('Employee');
+    return employee;
+  }
+
+  /** 404 unless the organisation has this employee. */
+  async assertExists(organisationId: string, id: string, manager?: EntityManager): Promise<void> {
+    const rows = await this.database
+      .manager(manager)
+      .query<unknown[]>(`SELECT 1 FROM employees WHERE organisation_id = $1 AND id = $2`, [organisationId, id]);
+    if (rows.length === 0) throw new NotFoundError('Employee');
+  }
+
+  /** A personnelNumber or businessEmail (in any case) the organisation already has is 409. */
+  async insert(organisationId: string, employee: Omit<Employee, 'organisationId'>, manager?: EntityManager) {
+    await mapConstraintErrors(this.database.manager(manager).insert(Employee, { ...employee, organisationId }), {
+      unique: UNIQUE_MESSAGES,
+    });
+  }
+
+  /** Writes every column of the employee; another employee's personnelNumber or businessEmail is 409. */
+  async update(organisationId: string, employee: Employee, manager?: EntityManager): Promise<void> {
+    await mapConstraintErrors(
+      this.database.manager(manager).update(Employee, { organisationId, id: employee.id }, employee),
+      { unique: UNIQUE_MESSAGES },
+    );
+  }
+
+  async deactivate(organisationId: string, id: string, at: Date, manager?: EntityManager): Promise<void> {
+    await this.database.manager(manager).update(Employee, { organisationId, id }, { leftAt: at, updatedAt: at });
+  }
+
+  /**
+   * The exact total of an unfiltered or isActive-only list: organisation_employee_counts is kept by triggers
+   * in every employee write's transaction. No row yet: the organisation never had an employee.
+   */
+  private async countFromCounter(organisationId: string, isActive: boolean | undefined, manager?: EntityManager) {
+    const [row] = await this.database.manager(manager).query<{ total: number }[]>(
+      `SELECT (CASE WHEN $2::boolean IS NULL THEN total WHEN $2 THEN active ELSE total - active END)::int AS total
+         FROM organisation_employee_counts WHERE organisation_id = $1`,
+      [organisationId, isActive ?? null],
+    );
+    return row?.total ?? 0;
+  }
+
+  private async count(where: SqlConditions, manager?: EntityManager): Promise<number> {
+    const [row] = await this.database
+      .manager(manager)
+      .query<{ total: number }[]>(
+        `SELECT count(*)::int AS total FROM employees e WHERE ${where.sql}`,
+        where.parameters,
+      );
+    return row.total;
+  }
+}

@@ -1,0 +1,44 @@
+import { EventEmitter2 } from '@nestjs/event-emitter';
+import type { EntityManager } from 'typeorm';
+import { DomainEvents } from './domain-events';
+
+const inTransaction = { queryRunner: { isTransactionActive: true } } as unknown as EntityManager;
+const rating = {
+  ratingId: 'r',
+  personSkillId: 'p',
+  skillId: 's',
+  skillName: 'Go',
+  score: 3,
+  ratingType: 'LLM_RATING' as const,
+  comment: null,
+  createdAt: '2026-01-31T09:00:00.000Z',
+};
+
+describe('DomainEvents', () => {
+  it('emits to the listeners and waits for them', async () => {
+    const emitter = new EventEmitter2();
+    const received: unknown[] = [];
+    // eslint-disable-next-line @typescript-eslint/no-misused-promises -- emitAsync awaits a listener's promise
+    emitter.on('skill.rated', async (event: unknown) => {
+      await new Promise((resolve) => setImmediate(resolve));
+      received.push(event);
+    });
+    await new DomainEvents(emitter).publish(inTransaction, 'org', 'skill.rated', { employeeId: 'e', rating });
+    expect(received).toEqual([expect.objectContaining({ name: 'skill.rated', organisationId: 'org' })]);
+  });
+
+  it.each([
+    ['without a query runner (the pool)', {}],
+    ['whose transaction is not active', { queryRunner: { isTransactionActive: false } }],
+  ])('refuses to publish with a manager %s, and emits nothing', async (_case, manager) => {
+    const emitter = new EventEmitter2();
+    const listener = jest.fn();
+    emitter.on('skill.rated', listener);
+    const publishing = new DomainEvents(emitter).publish(manager as EntityManager, 'org', 'skill.rated', {
+      employeeId: 'e',
+      rating,
+    });
+    await expect(publishing).rejects.toThrow('skill.rated published outside a transaction');
+    expect(listener).not.toHaveBeenCalled();
+  });
+});

@@ -1,0 +1,304 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { bySkillName, latestRatingOf } from '../common/latest-rating';
+import { PaginationQuery } from '../common/pagination';
+import { RatingType } from '../common/rating-types';
+import { SqlConditions } from '../common/sql-conditions';
+import { isUuid, newId } from '../common/uuid';
+import { Database } from '../database/database';
+import { Skill } from '../skills/entities/skill.entity';
+import { PersonSkillRecord, RatingRecord } from './dto/rating.response';
+import { Rating } from './entities/rating.entity';
+
+/** Which of an employee's ratings a list shows. */
+export interface RatingFilters {
+  /** Any string: one that is not a UUID names no skill. */
+  skillId?: string;
+  ratingType?: RatingType;
+  /** Inclusive bounds on createdAt. */
+  from?: Date;
+  to?: Date;
+}
+
+/** What a rating needs of its skill: the scale it must fall in, and the name it is returned with. */
+export type RatedSkill = Pick<Skill, 'id' | 'name' | 'ratingScaleMin' | 'ratingScaleMax'>;
+
+/** Latest rating score, by employee id, then by skill id. */
+export type LatestScores = Map<string, Map<string, number>>;
+
+/** A rating about to be written; its PersonSkill is found or created by the insert. */
+export type NewRating = Omit<RatingRecord, 'personSkillId' | 'skillName'>;
+
+interface PersonSkillRow {
+  personSkillId: string;
+  skillId: string;
+  skillName: string;
+  ratingId: string | null;
+  score: number | null;
+  ratingType: RatingType | null;
+  comment: string | null;
+  createdAt: Date | null;
+}
+
+// A person skill deleted between our insert attempt and our read is created again; twice is plenty.
+const PERSON_SKILL_ATTEMPTS = 3;
+
+/** All SQL of person skills (the links of employees to skills) and their ratings. */
+@Injectable()
+export class RatingsRepository {
+  constructor(private readonly database: Database) {}
+
+  /**
+   * How many of the employee's ratings pass the filters, in a statement that also proves the employee
+   * exists: null when the organisation has no such employee.
+   */
+  async count(
+    organisationId: string,
+    employeeId: string,
+    filters: RatingFilters,
+    manager?: EntityManager,
+  ): Promise<number | null> {
+    const where = this.conditions(organisationId, employeeId, filters);
+    // $1 and $2 are the organisation and the employee: the conditions bind them first.
+    const [counted] = await this.database.manager(manager).query<{ total: number }[]>(
+      `SELECT (SELECT count(*)::int FROM ratings r WHERE ${where.sql}) AS total
+         FROM employees WHERE organisation_id = $1 AND id = $2`,
+      where.parameters,
+    );
+    return counted ? counted.total : null;
+  }
+
+  /** One page of the employee's ratings that pass the filters, newest first (createdAt, then id). */
+  async findPage(
+    organisationId: string,
+    employeeId: string,
+    filters: RatingFilters,
+    query: PaginationQuery,
+    manager?: EntityManager,
+  ): Promise<RatingRecord[]> {
+    const where = this.conditions(organisationId, employeeId, filters);
+    const page = where.page(query.limit, query.offset);
+    return this.database.manager(manager).query<RatingRecord[]>(
+      `SELECT r.id AS "ratingId", r.person_skill_id AS "personSkillId", r.skill_id AS "skillId",
+              s.name AS "skillName", r.score, r.rating_type AS "ratingType", r.comment, r.created_at AS "createdAt"
+         FROM ratings r
+         JOIN skills s ON s.id = r.skill_id
+        WHERE ${where.sql}
+        ORDER BY r.created_at DESC, r.id DESC
+        ${page.sql}`,
+      page.parameters,
+    );
+  }
+
+  /**
+   * The skill to rate, key-share locked so it cannot be deleted before the rating commits, and whether
+   * the employee exists, in one statement. Null when the organisation has no such skill.
+   */
+  async findSkillToRate(
+    organisationId: string,
+    employeeId: string,
+    skillId: string,
+    manager?: EntityManager,
+  ): Promise<{ skill: RatedSkill; employeeExists: boolean } | null> {
+    if (!isUuid(skillId)) return null;
+    const [row] = await this.database.manager(manager).query<(RatedSkill & { employeeExists: boolean })[]>(
+      `SELECT s.id, s.name, s.rating_scale_min AS "ratingScaleMin", s.rating_scale_max AS "ratingScaleMax",
+              EXISTS (SELECT 1 FROM employees e WHERE e.organisation_id = $1 AND e.id = $2) AS "employeeExists"
+         FROM skills s
+        WHERE s.organisation_id = $1 AND s.id = $3
+          FOR KEY SHARE OF s`,
+      [organisationId, employeeId, skillId.toLowerCase()],
+    );
+    if (!row) return null;
+    const { employeeExists, ...skill } = row;
+    return { skill, employeeExists };
+  }
+
+  /**
+   * Inserts the rating, creating the employee's PersonSkill when absent, in one statement; returns the
+   * PersonSkill id. That statement cannot see a link a concurrent first rating committed after it began
+   * (its insert then does nothing and its read finds nothing): that rare case takes the step-by-step path.
+   */
+  async insert(
+    organisationId: string,
+    employeeId: string,
+    rating: NewRating,
+    manager?: EntityManager,
+  ): Promise<string> {
+    const [inserted] = await this.database.manager(manager).query<{ person_skill_id: string }[]>(
+      `WITH created AS (
+         INSERT INTO person_skills (id, organisation_id, employee_id, skill_id, created_at)
+         VALUES ($1, $2, $3, $4, $5)
+         ON CONFLICT (employee_id, skill_id) DO NOTHING
+         RETURNING id
+       ), existing AS (
+         -- Key-share lock: a concurrent DELETE of the link waits for this rating.
+         SELECT id FROM person_skills
+          WHERE organisation_id = $2 AND employee_id = $3 AND skill_id = $4
+            FOR KEY SHARE
+       ), link AS (
+         SELECT id FROM created UNION ALL SELECT id FROM existing
+       )
+       INSERT INTO ratings (id, organisation_id, person_skill_id, employee_id, skill_id, score, rating_type, comment, created_at)
+       SELECT $6, $2, link.id, $3, $4, $7, $8, $9, $5 FROM link
+       RETURNING person_skill_id`,
+      [
+        newId(),
+        organisationId,
+        employeeId,
+        rating.skillId,
+        rating.createdAt,
+        rating.ratingId,
+        rating.score,
+        rating.ratingType,
+        rating.comment,
+      ],
+    );
+    if (inserted) return inserted.person_skill_id;
+    const personSkillId = await this.ensurePersonSkill(organisationId, employeeId, rating.skillId, manager);
+    await this.database.manager(manager).insert(Rating, {
+      id: rating.ratingId,
+      organisationId,
+      personSkillId,
+      employeeId,
+      skillId: rating.skillId,
+      score: rating.score,
+      ratingType: rating.ratingType,
+      comment: rating.comment,
+      createdAt: rating.createdAt,
+    });
+    return personSkillId;
+  }
+
+  /** The employee's skills with the latest rating of each, in one query, ordered by skill name. */
+  async findPersonSkills(
+    organisationId: string,
+    employeeId: string,
+    manager?: EntityManager,
+  ): Promise<PersonSkillRecord[]> {
+    const rows = await this.database.manager(manager).query<PersonSkillRow[]>(
+      `SELECT ps.id AS "personSkillId", s.id AS "skillId", s.name AS "skillName", latest.id AS "ratingId",
+              latest.score, latest.rating_type AS "ratingType", latest.comment, latest.created_at AS "createdAt"
+         FROM person_skills ps
+         JOIN skills s ON s.id = ps.skill_id
+         LEFT JOIN LATERAL (
+              ${latestRatingOf('ps', 'r.id, r.score, r.rating_type, r.comment, r.created_at')}
+         ) latest ON true
+        WHERE ps.organisation_id = $1 AND ps.employee_id = $2
+        ORDER BY ${bySkillName('s.name', 's.id')}`,
+      [organisationId, employeeId],
+    );
+    return rows.map(({ personSkillId, skillId, skillName, ratingId, score, ratingType, comment, createdAt }) => ({
+      personSkillId,
+      skillId,
+      skillName,
+      latestRating:
+        ratingId === null ? null : { ratingId, score: score!, ratingType: ratingType!, comment, createdAt: createdAt! },
+    }));
+  }
+
+  /**
+   * The latest rating score of each of the employees on each of the skills, in one query: the (employee,
+   * skill) link is found by its unique index, its newest rating by the latest-rating fragment.
+   */
+  async latestScores(
+    organisationId: string,
+    employeeIds: string[],
+    skillIds: string[],
+    manager?: EntityManager,
+  ): Promise<LatestScores> {
+    const scores: LatestScores = new Map();
+    if (employeeIds.length === 0 || skillIds.length === 0) return scores;
+    const rows = await this.database.manager(manager).query<{ employeeId: string; skillId: string; score: number }[]>(
+      `SELECT ps.employee_id AS "employeeId", ps.skill_id AS "skillId", latest.score
+         FROM person_skills ps
+         CROSS JOIN LATERAL (${latestRatingOf('ps', 'r.score')}) latest
+        WHERE ps.organisation_id = $1 AND ps.employee_id = ANY($2::uuid[]) AND ps.skill_id = ANY($3::uuid[])`,
+      [organisationId, employeeIds, skillIds],
+    );
+    for (const { employeeId, skillId, score } of rows) {
+      const ofEmployee = scores.get(employeeId) ?? new Map<string, number>();
+      ofEmployee.set(skillId, score);
+      scores.set(employeeId, ofEmployee);
+    }
+    return scores;
+  }
+
+  /** The id of the employee's PersonSkill on the skill, locked so no rating slips in before it is deleted. */
+  async lockPersonSkill(
+    organisationId: string,
+    employeeId: string,
+    skillId: string,
+    manager?: EntityManager,
+  ): Promise<string | null> {
+    const [row] = await this.database
+      .manager(manager)
+      .query<{ id: string }[]>(
+        `SELECT id FROM person_skills WHERE organisation_id = $1 AND employee_id = $2 AND skill_id = $3 FOR UPDATE`,
+        [organisationId, employeeId, skillId],
+      );
+    return row?.id ?? null;
+  }
+
+  async countOfPersonSkill(organisationId: string, personSkillId: string, manager?: EntityManager): Promise<number> {
+    const [{ count }] = await this.database
+      .manager(manager)
+      .query<{ count: number }[]>(
+        `SELECT count(*)::int AS count FROM ratings WHERE organisation_id = $1 AND person_skill_id = $2`,
+        [organisationId, personSkillId],
+      );
+    return count;
+  }
+
+  /** Deletes the PersonSkill and, by cascade, all its ratings. */
+  async deletePersonSkill(organisationId: string, personSkillId: string, manager?: EntityManager): Promise<void> {
+    await this.database
+      .manager(manager)
+      .query(`DELETE FROM person_skills WHERE organisation_id = $1 AND id = $2`, [organisationId, personSkillId]);
+  }
+
+  /**
+   * The PersonSkill of (employee, skill), created when absent. Concurrent first ratings both try
+   * the insert; the unique (employee_id, skill_id) index lets one win, and the other reads it.
+   */
+  private async ensurePersonSkill(
+    organisationId: string,
+    employeeId: string,
+    skillId: string,
+    manager?: EntityManager,
+  ): Promise<string> {
+    for (let attempt = 0; attempt < PERSON_SKILL_ATTEMPTS; attempt++) {
+      const [inserted] = await this.database.manager(manager).query<{ id: string }[]>(
+        `INSERT INTO person_skills (id, organisation_id, employee_id, skill_id, created_at)
+         VALUES ($1, $2, $3, $4, $5)
+         ON CONFLICT (employee_id, skill_id) DO NOTHING
+         RETURNING id`,
+        [newId(), organisationId, employeeId, skillId, new Date()],
+      );
+      if (inserted) return inserted.id;
+      // Key-share lock: a concurrent DELETE of the link waits for this rating (or we see it gone and retry).
+      const [existing] = await this.database
+        .manager(manager)
+        .query<{ id: string }[]>(
+          `SELECT id FROM person_skills WHERE organisation_id = $1 AND employee_id = $2 AND skill_id = $3 FOR KEY SHARE`,
+          [organisationId, employeeId, skillId],
+        );
+      if (existing) return existing.id;
+    }
+    throw new Error(`PersonSkill of employee ${employeeId} on skill ${skillId} kept vanishing`);
+  }
+
+  /** The list's conditions; the organisation and the employee are bound first ($1, $2). */
+  private conditions(organisationId: string, employeeId: string, filters: RatingFilters): SqlConditions {
+    const where = new SqlConditions().and('r.organisation_id = ?', organisationId).and('r.employee_id = ?', employeeId);
+    if (filters.skillId !== undefined) {
+      // A malformed id names no skill, like any unknown id: an empty list rather than a cast error.
+      if (isUuid(filters.skillId)) where.and('r.skill_id = ?', filters.skillId.toLowerCase());
+      else where.and('false');
+    }
+    if (filters.ratingType !== undefined) where.and('r.rating_type = ?', filters.ratingType);
+    if (filters.from) where.and('r.created_at >= ?', filters.from);
+    if (filters.to) where.and('r.created_at <= ?', filters.to);
+    return where;
+  }
+}

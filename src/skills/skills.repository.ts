@@ -1,0 +1,103 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { ConflictError, NotFoundError } from '../common/errors';
+import { toDateOrNull } from '../common/iso-date-time';
+import { escapeLikePattern } from '../common/like-pattern';
+import { mapConstraintErrors } from '../common/postgres-errors';
+import { isUuid } from '../common/uuid';
+import { Database } from '../database/database';
+import { ListSkillsQuery } from './dto/list-skills.query';
+import { Skill } from './entities/skill.entity';
+
+const UNIQUE_MESSAGES = { skills_name_key: 'A skill with this name already exists' };
+
+/** All SQL of the skills catalogue. */
+@Injectable()
+export class SkillsRepository {
+  constructor(private readonly database: Database) {}
+
+  /** One page in list order (createdAt, id; with updatedSince: updatedAt, id) and the total. */
+  async findPage(organisationId: string, query: ListSkillsQuery, manager?: EntityManager): Promise<[Skill[], number]> {
+    const updatedSince = toDateOrNull(query.updatedSince);
+    const builder = this.database
+      .manager(manager)
+      .createQueryBuilder(Skill, 'skill')
+      .where('skill.organisation_id = :organisationId', { organisationId })
+      .orderBy(updatedSince ? 'skill.updated_at' : 'skill.created_at', 'ASC')
+      .addOrderBy('skill.id', 'ASC')
+      .skip(query.offset)
+      .take(query.limit);
+    if (updatedSince) builder.andWhere('skill.updated_at >= :updatedSince', { updatedSince });
+    if (query.search !== undefined) {
+      builder.andWhere(`lower(skill.name) LIKE '%' || lower(:search) || '%'`, {
+        search: escapeLikePattern(query.search),
+      });
+    }
+    return builder.getManyAndCount();
+  }
+
+  /** The skill, or 404; a malformed id is unknown too (it may come from a request body). */
+  findOrFail(organisationId: string, id: string, manager?: EntityManager): Promise<Skill> {
+    return this.findOne(organisationId, id, false, manager);
+  }
+
+  /** As findOrFail, with the row locked until the transaction ends. */
+  findForUpdate(organisationId: string, id: string, manager?: EntityManager): Promise<Skill> {
+    return this.findOne(organisationId, id, true, manager);
+  }
+
+  /** The number of active employees (leftAt null) linked to the skill. */
+  async countActiveEmployees(organisationId: string, id: string, manager?: EntityManager): Promise<number> {
+    const [{ count }] = await this.database.manager(manager).query<{ count: number }[]>(
+      `SELECT count(*)::int AS count
+         FROM person_skills ps
+         JOIN employees e ON e.id = ps.employee_id
+        WHERE ps.organisation_id = $1 AND ps.skill_id = $2 AND e.left_at IS NULL`,
+      [organisationId, id],
+    );
+    return count;
+  }
+
+  async hasRatings(organisationId: string, id: string, manager?: EntityManager): Promise<boolean> {
+    const [{ rated }] = await this.database
+      .manager(manager)
+      .query<{ rated: boolean }[]>(
+        `SELECT EXISTS (SELECT 1 FROM ratings WHERE organisation_id = $1 AND skill_id = $2) AS rated`,
+        [organisationId, id],
+      );
+    return rated;
+  }
+
+  /** A name the organisation already has (in any case) is 409. */
+  async insert(organisationId: string, skill: Omit<Skill, 'organisationId'>, manager?: EntityManager): Promise<void> {
+    await mapConstraintErrors(this.database.manager(manager).insert(Skill, { ...skill, organisationId }), {
+      unique: UNIQUE_MESSAGES,
+    });
+  }
+
+  /** Writes every column of the skill; another skill's name (in any case) is 409. */
+  async update(organisationId: string, skill: Skill, manager?: EntityManager): Promise<void> {
+    await mapConstraintErrors(this.database.manager(manager).update(Skill, { organisationId, id: skill.id }, skill), {
+      unique: UNIQUE_MESSAGES,
+    });
+  }
+
+  /** A skill something still references (an employee skill) is 409. */
+  async delete(organisationId: string, id: string, manager?: EntityManager): Promise<void> {
+    await mapConstraintErrors(this.database.manager(manager).delete(Skill, { organisationId, id }), {
+      foreignKey: () => new ConflictError('The skill is in use and cannot be deleted'),
+    });
+  }
+
+  private async findOne(organisationId: string, id: string, forUpdate: boolean, manager?: EntityManager) {
+    if (!isUuid(id)) throw new NotFoundError('Skill');
+    const query = this.database
+      .manager(manager)
+      .createQueryBuilder(Skill, 'skill')
+      .where('skill.organisation_id = :organisationId AND skill.id = :id', { organisationId, id: id.toLowerCase() });
+    if (forUpdate) query.setLock('pessimistic_write');
+    const skill = await query.getOne();
+    if (!skill) throw new NotFoundError('Skill');
+    return skill;
+  }
+}
