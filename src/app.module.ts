@@ -6,18 +6,24 @@ import { LoggerModule } from 'nestjs-pino';
 import { ApiKeyGuard } from './auth/api-key.guard';
 import { AuthModule } from './auth/auth.module';
 import { loggerParams } from './common/logging';
+import { RequestInputGuard } from './common/request-input.guard';
 import { AppConfig } from './config/config';
 import { ConfigModule } from './config/config.module';
 import { createDataSourceOptions } from './database/data-source-options';
+import { DatabaseModule } from './database/database.module';
 import { EmployeesModule } from './employees/employees.module';
 import { EventsModule } from './events/events.module';
+import { EventsFeedModule } from './events/feed/events-feed.module';
 import { HealthModule } from './health/health.module';
+import { IdempotencyModule } from './idempotency/idempotency.module';
 import { PositionsModule } from './positions/positions.module';
 import { RateLimitGuard } from './rate-limit/rate-limit.guard';
 import { RateLimitModule } from './rate-limit/rate-limit.module';
-import { WebhooksModule } from './webhooks/webhooks.module';
 import { RatingsModule } from './ratings/ratings.module';
+import { RetentionModule } from './retention/retention.module';
+import { RootModule } from './root/root.module';
 import { SkillsModule } from './skills/skills.module';
+import { WebhooksModule } from './webhooks/webhooks.module';
 
 export interface AppModuleOptions {
   config: AppConfig;
@@ -28,7 +34,16 @@ export interface AppModuleOptions {
   extraImports?: ModuleMetadata['imports'];
 }
 
-const FEATURE_MODULES = [HealthModule, EmployeesModule, SkillsModule, RatingsModule, PositionsModule, WebhooksModule];
+const FEATURE_MODULES = [
+  HealthModule,
+  EmployeesModule,
+  SkillsModule,
+  RatingsModule,
+  PositionsModule,
+  WebhooksModule,
+  EventsFeedModule,
+  RetentionModule,
+];
 
 @Module({})
 export class AppModule {
@@ -37,19 +52,29 @@ export class AppModule {
       module: AppModule,
       imports: [
         ConfigModule.forRoot(config),
-        LoggerModule.forRoot(loggerParams(config.logLevel)),
-        TypeOrmModule.forRoot({ ...createDataSourceOptions(databaseUrl, poolSize), migrationsRun: true }),
+        LoggerModule.forRoot(loggerParams(config)),
+        TypeOrmModule.forRoot(
+          createDataSourceOptions(databaseUrl, poolSize, {
+            connectMs: config.databaseTimeoutMs,
+            statementMs: config.databaseStatementTimeoutMs,
+          }),
+        ),
+        DatabaseModule,
         EventEmitterModule.forRoot(),
         EventsModule,
         AuthModule,
         RateLimitModule,
+        IdempotencyModule,
         ...FEATURE_MODULES,
         ...extraImports,
+        RootModule,
       ],
-      // Order matters: the rate limit counts requests with bad keys too, before the key guard refuses them.
+      // The order of checks (decisions.md): the rate limit, which counts requests with bad keys too, then the
+      // key, then the body; only then the ValidationPipe.
       providers: [
         { provide: APP_GUARD, useExisting: RateLimitGuard },
         { provide: APP_GUARD, useClass: ApiKeyGuard },
+        { provide: APP_GUARD, useClass: RequestInputGuard },
       ],
     };
   }

@@ -1,37 +1,43 @@
+import { createServer } from 'node:net';
 import { Logger } from '@nestjs/common';
 import { createApp } from './app.factory';
 import { ensureFirstStartKey } from './auth/first-start';
+import { startupFailureLogger } from './common/logging';
 import { ConfigError, loadConfig } from './config/config';
-import { EmbeddedDatabaseInUseError } from './database/embedded-database';
+import { EmbeddedDatabaseInUseError } from './database/embedded-lock';
 import { openRuntime } from './runtime';
+import { exitGracefullyOnSignals } from './shutdown';
 
 async function main(): Promise<void> {
-  const runtime = await openRuntime(loadConfig());
+  const config = loadConfig();
+  await assertPortFree(config.port);
+  const runtime = await openRuntime(config);
   const app = await createApp(runtime, [], { dispatch: true });
-  await app.listen(runtime.config.port);
+  exitGracefullyOnSignals(app, runtime);
+  await app.listen(config.port);
   const port = Number(new URL(await app.getUrl()).port);
   if (runtime.embedded) await ensureFirstStartKey(app, port);
   new Logger('Main').log(`Listening on port ${port}`);
+}
 
-  // Close in order: stop taking requests and finish work in flight, then release the database.
-  let closing = false;
-  const shutdown = async (signal: string) => {
-    if (closing) return;
-    closing = true;
-    new Logger('Main').log(`${signal} received, shutting down`);
-    await app.close();
-    await runtime.close();
-    process.exit(0);
-  };
-  process.once('SIGTERM', () => void shutdown('SIGTERM'));
-  process.once('SIGINT', () => void shutdown('SIGINT'));
+/** A port in use is reported in one line before anything is made (the embedded database included). */
+async function assertPortFree(port: number): Promise<void> {
+  if (port === 0) return;
+  await new Promise<void>((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', (error: NodeJS.ErrnoException) =>
+      reject(
+        error.code === 'EADDRINUSE' ? new ConfigError('PORT', `${port} is already in use by another process`) : error,
+      ),
+    );
+    probe.listen(port, () => probe.close(() => resolve()));
+  });
 }
 
 main().catch((error: unknown) => {
-  if (error instanceof ConfigError || error instanceof EmbeddedDatabaseInUseError) {
-    console.error(error.message);
-  } else {
-    console.error(error);
-  }
+  const logger = startupFailureLogger();
+  // A problem of the setting is one line that names it; anything else is logged with its cause.
+  if (error instanceof ConfigError || error instanceof EmbeddedDatabaseInUseError) logger.fatal(error.message);
+  else logger.fatal({ err: error }, 'Start-up failed');
   process.exit(1);
 });

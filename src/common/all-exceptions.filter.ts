@@ -1,6 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
 import type { Response } from 'express';
-import { AppError, ErrorBody, ErrorCode, errorBody } from './errors';
+import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../database/database-unavailable';
+import { AppError, ErrorBody, ErrorCode, errorBody, ServiceUnavailableError } from './errors';
 
 const CODE_BY_STATUS: Partial<Record<number, ErrorCode>> = {
   [HttpStatus.BAD_REQUEST]: ErrorCode.VALIDATION_ERROR,
@@ -13,6 +14,42 @@ const CODE_BY_STATUS: Partial<Record<number, ErrorCode>> = {
   [HttpStatus.SERVICE_UNAVAILABLE]: ErrorCode.SERVICE_UNAVAILABLE,
 };
 
+export interface ErrorResponse {
+  status: number;
+  body: ErrorBody;
+  /** Set on every 503: a database outage, a failed readiness check, a stopping instance. */
+  retryAfterSeconds?: number;
+}
+
+/**
+ * What the client gets for anything thrown: a typed AppError as it says, Nest's own exceptions by their
+ * status, a database that is down or too slow as 503 (the service's trouble, never 500), anything else
+ * as a generic 500 (a bug: the cause goes to the log, never to the client).
+ */
+export function toErrorResponse(exception: unknown): ErrorResponse {
+  if (isDatabaseUnavailable(exception)) {
+    const status = HttpStatus.SERVICE_UNAVAILABLE;
+    const body = errorBody(ErrorCode.SERVICE_UNAVAILABLE, 'The database is unavailable; retry later');
+    return { status, body, retryAfterSeconds: DATABASE_RETRY_AFTER_SECONDS };
+  }
+  if (exception instanceof AppError) {
+    const retryAfterSeconds = exception instanceof ServiceUnavailableError ? exception.retryAfterSeconds : undefined;
+    const body = errorBody(exception.code, exception.message, exception.details);
+    return { status: exception.status, body, retryAfterSeconds };
+  }
+  if (exception instanceof HttpException && exception.getStatus() !== HttpStatus.INTERNAL_SERVER_ERROR) {
+    const status = exception.getStatus();
+    const code = CODE_BY_STATUS[status] ?? ErrorCode.VALIDATION_ERROR;
+    const message = status === HttpStatus.NOT_FOUND ? 'Resource not found' : exception.message;
+    const retryAfterSeconds = status === HttpStatus.SERVICE_UNAVAILABLE ? DATABASE_RETRY_AFTER_SECONDS : undefined;
+    return { status, body: errorBody(code, message), retryAfterSeconds };
+  }
+  return {
+    status: HttpStatus.INTERNAL_SERVER_ERROR,
+    body: errorBody(ErrorCode.INTERNAL_ERROR, 'Internal server error'),
+  };
+}
+
 /** The one place where anything thrown becomes the error envelope. */
 @Catch()
 export class AllExceptionsFilter implements ExceptionFilter {
@@ -20,26 +57,20 @@ export class AllExceptionsFilter implements ExceptionFilter {
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const response = host.switchToHttp().getResponse<Response>();
-    const { status, body } = this.toErrorResponse(exception);
-    if (!response.headersSent) response.status(status).json(body);
+    const { status, body, retryAfterSeconds } = toErrorResponse(exception);
+    this.log(exception, status);
+    if (response.headersSent) return;
+    if (retryAfterSeconds !== undefined && !response.hasHeader('Retry-After')) {
+      response.setHeader('Retry-After', retryAfterSeconds);
+    }
+    response.status(status).json(body);
   }
 
-  private toErrorResponse(exception: unknown): { status: number; body: ErrorBody } {
-    if (exception instanceof AppError) {
-      return { status: exception.status, body: errorBody(exception.code, exception.message, exception.details) };
+  private log(exception: unknown, status: number): void {
+    if (status === HttpStatus.INTERNAL_SERVER_ERROR) {
+      this.logger.error(exception instanceof Error ? exception.stack : String(exception));
+    } else if (status >= 500) {
+      this.logger.warn(`${status}: ${exception instanceof Error ? exception.message : String(exception)}`);
     }
-    if (exception instanceof HttpException && exception.getStatus() !== HttpStatus.INTERNAL_SERVER_ERROR) {
-      const status = exception.getStatus();
-      const code = CODE_BY_STATUS[status] ?? ErrorCode.VALIDATION_ERROR;
-      const message = status === HttpStatus.NOT_FOUND ? 'Resource not found' : exception.message;
-      if (status >= 500) this.logger.warn(JSON.stringify(exception.getResponse()));
-      return { status, body: errorBody(code, message) };
-    }
-    // Unexpected: the cause goes to the log, never to the client.
-    this.logger.error(exception instanceof Error ? exception.stack : String(exception));
-    return {
-      status: HttpStatus.INTERNAL_SERVER_ERROR,
-      body: errorBody(ErrorCode.INTERNAL_ERROR, 'Internal server error'),
-    };
   }
 }

@@ -8,9 +8,9 @@ export enum ErrorCode {
   CONFLICT = 'CONFLICT',
   PAYLOAD_TOO_LARGE = 'PAYLOAD_TOO_LARGE',
   UNSUPPORTED_MEDIA_TYPE = 'UNSUPPORTED_MEDIA_TYPE',
+  IDEMPOTENCY_KEY_REUSED = 'IDEMPOTENCY_KEY_REUSED',
   RATE_LIMITED = 'RATE_LIMITED',
   INTERNAL_ERROR = 'INTERNAL_ERROR',
-  /** Only from /health/ready, outside the API. */
   SERVICE_UNAVAILABLE = 'SERVICE_UNAVAILABLE',
 }
 
@@ -74,6 +74,27 @@ export class PayloadTooLargeError extends AppError {
 export class UnsupportedMediaTypeError extends AppError {
   constructor() {
     super(HttpStatus.UNSUPPORTED_MEDIA_TYPE, ErrorCode.UNSUPPORTED_MEDIA_TYPE, 'Request body must be application/json');
+  }
+}
+
+/** An Idempotency-Key sent again with a different method, path or body. */
+export class IdempotencyKeyReusedError extends AppError {
+  constructor() {
+    super(
+      HttpStatus.UNPROCESSABLE_ENTITY,
+      ErrorCode.IDEMPOTENCY_KEY_REUSED,
+      'This Idempotency-Key was used with a different request (method, path or body)',
+    );
+  }
+}
+
+/** The database is unreachable or too slow, or the instance is stopping: retry later, maybe elsewhere. */
+export class ServiceUnavailableError extends AppError {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(HttpStatus.SERVICE_UNAVAILABLE, ErrorCode.SERVICE_UNAVAILABLE, message);
   }
 }
 

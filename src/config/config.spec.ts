@@ -12,8 +12,15 @@ describe('loadConfig', () => {
       rateLimitPerMinute: 1000,
       webhookTimeoutMs: 10000,
       webhookAllowPrivateNetworks: false,
+      webhookPollIntervalMs: 2000,
+      eventRetentionDays: 30,
       webhookSecretKey: undefined,
       logLevel: 'info',
+      databaseTimeoutMs: 5000,
+      databaseStatementTimeoutMs: 15000,
+      shutdownDelayMs: 5000,
+      shutdownTimeoutMs: 25000,
+      httpKeepAliveTimeoutMs: 65000,
     });
   });
 
@@ -26,10 +33,22 @@ describe('loadConfig', () => {
       RATE_LIMIT_PER_MINUTE: '50',
       WEBHOOK_TIMEOUT_MS: '2500',
       WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+      WEBHOOK_POLL_INTERVAL_MS: '100',
+      EVENT_RETENTION_DAYS: '7',
       WEBHOOK_SECRET_KEY: HEX_KEY,
       LOG_LEVEL: 'debug',
+      DATABASE_TIMEOUT_MS: '1000',
+      DATABASE_STATEMENT_TIMEOUT_MS: '2000',
+      SHUTDOWN_DELAY_MS: '0',
+      SHUTDOWN_TIMEOUT_MS: '3000',
+      HTTP_KEEP_ALIVE_TIMEOUT_MS: '4000',
     });
     expect(config).toMatchObject({
+      databaseTimeoutMs: 1000,
+      databaseStatementTimeoutMs: 2000,
+      shutdownDelayMs: 0,
+      shutdownTimeoutMs: 3000,
+      httpKeepAliveTimeoutMs: 4000,
       port: 8080,
       databaseUrl: 'postgres://u@db:5432/skills',
       dataDir: '/var/lib/skills',
@@ -37,6 +56,8 @@ describe('loadConfig', () => {
       rateLimitPerMinute: 50,
       webhookTimeoutMs: 2500,
       webhookAllowPrivateNetworks: true,
+      webhookPollIntervalMs: 100,
+      eventRetentionDays: 7,
       logLevel: 'debug',
     });
     expect(config.webhookSecretKey).toEqual(Buffer.from(HEX_KEY, 'hex'));
@@ -50,8 +71,16 @@ describe('loadConfig', () => {
     [{ RATE_LIMIT_PER_MINUTE: '0' }, 'RATE_LIMIT_PER_MINUTE'],
     [{ WEBHOOK_TIMEOUT_MS: '1.5' }, 'WEBHOOK_TIMEOUT_MS'],
     [{ WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'yes' }, 'WEBHOOK_ALLOW_PRIVATE_NETWORKS'],
+    [{ WEBHOOK_POLL_INTERVAL_MS: '5' }, 'WEBHOOK_POLL_INTERVAL_MS'],
+    [{ EVENT_RETENTION_DAYS: '0' }, 'EVENT_RETENTION_DAYS'],
+    [{ EVENT_RETENTION_DAYS: '30d' }, 'EVENT_RETENTION_DAYS'],
     [{ WEBHOOK_SECRET_KEY: 'short' }, 'WEBHOOK_SECRET_KEY'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
+    [{ DATABASE_TIMEOUT_MS: '0' }, 'DATABASE_TIMEOUT_MS'],
+    [{ DATABASE_STATEMENT_TIMEOUT_MS: 'soon' }, 'DATABASE_STATEMENT_TIMEOUT_MS'],
+    [{ SHUTDOWN_DELAY_MS: '-1' }, 'SHUTDOWN_DELAY_MS'],
+    [{ SHUTDOWN_TIMEOUT_MS: '0' }, 'SHUTDOWN_TIMEOUT_MS'],
+    [{ HTTP_KEEP_ALIVE_TIMEOUT_MS: '1e3' }, 'HTTP_KEEP_ALIVE_TIMEOUT_MS'],
   ])('refuses %p with one line naming %s', (env, variable) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(new RegExp(`^Invalid configuration: ${variable} `));

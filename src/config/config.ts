@@ -7,9 +7,25 @@ export interface AppConfig {
   rateLimitPerMinute: number;
   webhookTimeoutMs: number;
   webhookAllowPrivateNetworks: boolean;
+  /** How often the dispatcher looks for deliveries that no nudge announced (other instances, the CLI, crashes). */
+  webhookPollIntervalMs: number;
+  /** How long events (and their deliveries) are kept for GET /events and redelivery. */
+  eventRetentionDays: number;
   /** Encrypts webhook secrets at rest; for the embedded database it is generated into dataDir. */
   webhookSecretKey?: Buffer;
   logLevel: string;
+  /** Longest wait to connect, or for a free pooled connection; past it a request answers 503. */
+  databaseTimeoutMs: number;
+  /** Longest a statement may run; past it a request answers 503. */
+  databaseStatementTimeoutMs: number;
+  /** On SIGTERM, how long the instance keeps serving (with `Connection: close`) before it stops accepting. */
+  shutdownDelayMs: number;
+  /** The instance exits no later than this after the signal, whatever clients keep open. */
+  shutdownTimeoutMs: number;
+  /** How long an idle kept-alive connection stays open: longer than common balancers' idle timeouts. */
+  httpKeepAliveTimeoutMs: number;
+  /** Unset: pretty when stdout is a terminal, else JSON lines. */
+  logFormat?: 'json' | 'pretty';
 }
 
 export const APP_CONFIG = Symbol('APP_CONFIG');
@@ -26,7 +42,12 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const read = (name: string): string | undefined => (env[name] === '' ? undefined : env[name]);
 
-  const databaseUrl = matching(read, 'DATABASE_URL', /^postgres(ql)?:\/\/.+/, 'must be a postgres:// or postgresql:// URL');
+  const databaseUrl = matching(
+    read,
+    'DATABASE_URL',
+    /^postgres(ql)?:\/\/.+/,
+    'must be a postgres:// or postgresql:// URL',
+  );
   const secretText = read('WEBHOOK_SECRET_KEY');
   const webhookSecretKey = secretText === undefined ? undefined : decodeSecretKey(secretText);
   if (secretText !== undefined && !webhookSecretKey) {
@@ -37,6 +58,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   }
   const logLevel = read('LOG_LEVEL') ?? 'info';
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}`);
+  const logFormat = read('LOG_FORMAT');
+  if (logFormat !== undefined && logFormat !== 'json' && logFormat !== 'pretty') {
+    throw new ConfigError('LOG_FORMAT', 'must be json or pretty');
+  }
 
   return {
     port: integer(read, 'PORT', 3000, 0, 65535),
@@ -46,8 +71,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     rateLimitPerMinute: integer(read, 'RATE_LIMIT_PER_MINUTE', 1000, 1),
     webhookTimeoutMs: integer(read, 'WEBHOOK_TIMEOUT_MS', 10000, 1),
     webhookAllowPrivateNetworks: boolean(read, 'WEBHOOK_ALLOW_PRIVATE_NETWORKS', false),
+    webhookPollIntervalMs: integer(read, 'WEBHOOK_POLL_INTERVAL_MS', 2000, 10, 3_600_000),
+    eventRetentionDays: integer(read, 'EVENT_RETENTION_DAYS', 30, 1, 3650),
     webhookSecretKey,
     logLevel,
+    databaseTimeoutMs: integer(read, 'DATABASE_TIMEOUT_MS', 5000, 1),
+    databaseStatementTimeoutMs: integer(read, 'DATABASE_STATEMENT_TIMEOUT_MS', 15000, 1),
+    shutdownDelayMs: integer(read, 'SHUTDOWN_DELAY_MS', 5000, 0),
+    shutdownTimeoutMs: integer(read, 'SHUTDOWN_TIMEOUT_MS', 25000, 1),
+    httpKeepAliveTimeoutMs: integer(read, 'HTTP_KEEP_ALIVE_TIMEOUT_MS', 65000, 1),
+    logFormat,
   };
 }
 
@@ -68,7 +101,10 @@ function integer(read: Reader, name: string, fallback: number, min: number, max 
   if (text === undefined) return fallback;
   const value = Number(text);
   if (!/^\d+$/.test(text) || value < min || value > max) {
-    throw new ConfigError(name, max === Number.MAX_SAFE_INTEGER ? `must be an integer ≥ ${min}` : `must be an integer from ${min} to ${max}`);
+    throw new ConfigError(
+      name,
+      max === Number.MAX_SAFE_INTEGER ? `must be an integer ≥ ${min}` : `must be an integer from ${min} to ${max}`,
+    );
   }
   return value;
 }

@@ -2,8 +2,20 @@ import type { DataSourceOptions } from 'typeorm';
 import { ENTITIES } from './entities';
 import { MIGRATIONS } from './migrations';
 
-/** One definition of the connection, shared by the app, the CLI, ormconfig.ts and the tests. */
-export function createDataSourceOptions(url: string, poolSize = 10): DataSourceOptions {
+/** How long the server waits on the database before it answers 503 (DATABASE_TIMEOUT_MS, DATABASE_STATEMENT_TIMEOUT_MS). */
+export interface DatabaseTimeouts {
+  connectMs: number;
+  statementMs: number;
+}
+
+/** A frozen or unreachable server cannot cancel its own statements: the client gives up this much later. */
+const CLIENT_QUERY_TIMEOUT_MARGIN_MS = 1000;
+
+/**
+ * One definition of the connection, shared by the app, the CLI, ormconfig.ts and the tests. Without
+ * timeouts (migrations, the CLI, seeding) statements may run as long as they need.
+ */
+export function createDataSourceOptions(url: string, poolSize = 10, timeouts?: DatabaseTimeouts): DataSourceOptions {
   return {
     type: 'postgres',
     url,
@@ -12,6 +24,14 @@ export function createDataSourceOptions(url: string, poolSize = 10): DataSourceO
     migrationsTableName: 'migrations',
     migrationsTransactionMode: 'each',
     synchronize: false,
-    extra: { max: poolSize },
+    extra: {
+      max: poolSize,
+      ...(timeouts && {
+        // Bounds both connecting and waiting for a free pooled connection.
+        connectionTimeoutMillis: timeouts.connectMs,
+        statement_timeout: timeouts.statementMs,
+        query_timeout: timeouts.statementMs + CLIENT_QUERY_TIMEOUT_MARGIN_MS,
+      }),
+    },
   };
 }

@@ -1,18 +1,24 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { HealthCheck, HealthCheckService, TypeOrmHealthIndicator } from '@nestjs/terminus';
+import { SkipThrottle } from '@nestjs/throttler';
 import { Public } from '../auth/public.decorator';
-import { SkipRateLimit } from '../rate-limit/skip-rate-limit.decorator';
+import { ServiceUnavailableError } from '../common/errors';
+import { Readiness } from './readiness';
+
+/** Seconds a balancer is asked to wait before it asks a stopping instance again. */
+const STOPPING_RETRY_AFTER_SECONDS = 30;
 
 /** Liveness and readiness for orchestrators: no key, no rate limit, outside /api/v1. */
 @ApiExcludeController()
 @Public()
-@SkipRateLimit()
+@SkipThrottle()
 @Controller('health')
 export class HealthController {
   constructor(
     private readonly health: HealthCheckService,
     private readonly database: TypeOrmHealthIndicator,
+    private readonly readiness: Readiness,
   ) {}
 
   @Get('live')
@@ -23,6 +29,9 @@ export class HealthController {
   @Get('ready')
   @HealthCheck()
   ready() {
+    if (this.readiness.isStopping) {
+      throw new ServiceUnavailableError('The instance is shutting down', STOPPING_RETRY_AFTER_SECONDS);
+    }
     return this.health.check([() => this.database.pingCheck('database', { timeout: 1500 })]);
   }
 }

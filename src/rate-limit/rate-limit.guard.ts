@@ -1,59 +1,50 @@
-import { CanActivate, ExecutionContext, Inject, Injectable, Logger } from '@nestjs/common';
+import { ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import type { Response } from 'express';
+import {
+  InjectThrottlerOptions,
+  InjectThrottlerStorage,
+  ThrottlerGuard,
+  ThrottlerLimitDetail,
+  type ThrottlerModuleOptions,
+  type ThrottlerStorage,
+} from '@nestjs/throttler';
 import { AuthenticatedRequest, RequestAuthenticator } from '../auth/request-authenticator';
-import { APP_CONFIG, AppConfig } from '../config/config';
 import { RateLimitedError } from '../common/errors';
-import { RATE_LIMIT_STORE } from './rate-limit.tokens';
-import { RateLimitStore, WindowHit } from './rate-limit.store';
-import { SKIP_RATE_LIMIT } from './skip-rate-limit.decorator';
-
-const WINDOW_MS = 60_000;
+import { isDatabaseUnavailable } from '../database/database-unavailable';
 
 /**
- * A fixed one-minute window per API key, or per client address when the request has no valid key.
- * Runs before the key guard so that requests with bad keys are limited too.
+ * Throttler's guard, counting per API key, or per client address when the request has no valid key; it
+ * runs before the key guard, so requests with bad keys are limited too. X-RateLimit-* go on every
+ * response it sees, the 429 included.
  */
 @Injectable()
-export class RateLimitGuard implements CanActivate {
-  private readonly logger = new Logger(RateLimitGuard.name);
-
+export class RateLimitGuard extends ThrottlerGuard {
   constructor(
-    private readonly reflector: Reflector,
+    @InjectThrottlerOptions() options: ThrottlerModuleOptions,
+    @InjectThrottlerStorage() storage: ThrottlerStorage,
+    reflector: Reflector,
     private readonly authenticator: RequestAuthenticator,
-    @Inject(RATE_LIMIT_STORE) private readonly store: RateLimitStore,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
-
-  async canActivate(context: ExecutionContext): Promise<boolean> {
-    if (this.reflector.getAllAndOverride<boolean>(SKIP_RATE_LIMIT, [context.getHandler(), context.getClass()])) {
-      return true;
-    }
-    const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
-    const response = context.switchToHttp().getResponse<Response>();
-    const auth = await this.authenticator.resolve(request);
-    const hit = await this.countHit(auth ? `key:${auth.keyId}` : `ip:${request.ip}`);
-    if (!hit) return true;
-
-    const limit = this.config.rateLimitPerMinute;
-    const resetSeconds = Math.max(1, Math.ceil(hit.resetInMs / 1000));
-    response.setHeader('X-RateLimit-Limit', limit);
-    response.setHeader('X-RateLimit-Remaining', Math.max(0, limit - hit.count));
-    response.setHeader('X-RateLimit-Reset', resetSeconds);
-    if (hit.count > limit) {
-      response.setHeader('Retry-After', resetSeconds);
-      throw new RateLimitedError();
-    }
-    return true;
+  ) {
+    super(options, storage, reflector);
   }
 
-  /** A counter store that is down must not take the API down with it: the request passes, and it is logged. */
-  private async countHit(subject: string): Promise<WindowHit | null> {
-    try {
-      return await this.store.hit(subject, WINDOW_MS);
-    } catch (error) {
-      this.logger.warn(`Rate-limit store unavailable, request not counted: ${(error as Error).message}`);
-      return null;
-    }
+  protected override async getTracker(request: Record<string, unknown>): Promise<string> {
+    const auth = await this.authenticator.resolve(request as unknown as AuthenticatedRequest).catch((error) => {
+      // The key cannot be checked now: count by address; the key guard answers 503.
+      if (isDatabaseUnavailable(error)) return null;
+      throw error;
+    });
+    return auth ? `key:${auth.keyId}` : `ip:${await super.getTracker(request)}`;
+  }
+
+  protected override async throwThrottlingException(
+    context: ExecutionContext,
+    { limit, timeToExpire }: ThrottlerLimitDetail,
+  ): Promise<void> {
+    const { res } = this.getRequestResponse(context);
+    this.setResponseHeader(res, `${this.headerPrefix}-Limit`, limit);
+    this.setResponseHeader(res, `${this.headerPrefix}-Remaining`, 0);
+    this.setResponseHeader(res, `${this.headerPrefix}-Reset`, timeToExpire);
+    throw new RateLimitedError();
   }
 }

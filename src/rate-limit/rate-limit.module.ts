@@ -1,25 +1,28 @@
-import { Inject, Module, OnApplicationShutdown } from '@nestjs/common';
+import { Logger, Module } from '@nestjs/common';
+import { ThrottlerModule, ThrottlerModuleOptions } from '@nestjs/throttler';
 import { APP_CONFIG, AppConfig } from '../config/config';
+import { FixedWindowStorage } from './fixed-window.storage';
 import { RateLimitGuard } from './rate-limit.guard';
-import { MemoryRateLimitStore, RateLimitStore, RedisRateLimitStore } from './rate-limit.store';
-import { RATE_LIMIT_STORE } from './rate-limit.tokens';
+
+const WINDOW_MS = 60_000;
+
+function rateLimitOptions(config: AppConfig): ThrottlerModuleOptions {
+  if (config.databaseUrl && !config.redisUrl) {
+    new Logger('RateLimit').warn(
+      'REDIS_URL is not set: each instance counts the rate limit on its own, so N instances allow N times the limit',
+    );
+  }
+  return {
+    throttlers: [{ ttl: WINDOW_MS, limit: config.rateLimitPerMinute }],
+    // One counter per key across every route (throttler's default keeps one per route).
+    generateKey: (_context, tracker) => tracker,
+    storage: new FixedWindowStorage(config.redisUrl),
+  };
+}
 
 @Module({
-  providers: [
-    {
-      provide: RATE_LIMIT_STORE,
-      inject: [APP_CONFIG],
-      useFactory: (config: AppConfig): RateLimitStore =>
-        config.redisUrl ? new RedisRateLimitStore(config.redisUrl) : new MemoryRateLimitStore(),
-    },
-    RateLimitGuard,
-  ],
+  imports: [ThrottlerModule.forRootAsync({ inject: [APP_CONFIG], useFactory: rateLimitOptions })],
+  providers: [RateLimitGuard],
   exports: [RateLimitGuard],
 })
-export class RateLimitModule implements OnApplicationShutdown {
-  constructor(@Inject(RATE_LIMIT_STORE) private readonly store: RateLimitStore) {}
-
-  async onApplicationShutdown(): Promise<void> {
-    await this.store.close();
-  }
-}
+export class RateLimitModule {}

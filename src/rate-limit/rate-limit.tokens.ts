@@ -1,1 +1,0 @@
-export const RATE_LIMIT_STORE = Symbol('RATE_LIMIT_STORE');

@@ -1,0 +1,61 @@
+import type { Server } from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Logger } from '@nestjs/common';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { closeIdleConnections } from './common/http-server';
+import { Readiness } from './health/readiness';
+import type { Runtime } from './runtime';
+
+/** How often a draining server closes connections that went idle (a response without `Connection: close`). */
+const IDLE_SWEEP_MS = 100;
+
+/**
+ * SIGTERM and SIGINT, in the order decisions.md ("Operations") gives: readiness answers 503 at once; on
+ * SIGTERM the instance keeps serving for SHUTDOWN_DELAY_MS, answering with `Connection: close`, so a balancer
+ * stops sending and kept-alive clients reconnect elsewhere; then it stops accepting, lets the requests and
+ * webhook deliveries in flight finish, and exits 0, no later than SHUTDOWN_TIMEOUT_MS after the signal
+ * whatever clients keep open. A delivery cut off by that deadline stays claimed and is sent again later.
+ */
+export function exitGracefullyOnSignals(app: NestExpressApplication, runtime: Runtime): void {
+  let signalled = false;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (signalled) return;
+    signalled = true;
+    void shutDown(app, runtime, signal);
+  };
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
+}
+
+async function shutDown(app: NestExpressApplication, runtime: Runtime, signal: NodeJS.Signals): Promise<void> {
+  const logger = new Logger('Shutdown');
+  const { shutdownDelayMs, shutdownTimeoutMs } = runtime.config;
+  setTimeout(() => {
+    logger.warn(`Still busy ${shutdownTimeoutMs} ms after ${signal}: exiting; unfinished deliveries are sent later`);
+    process.exit(0);
+  }, shutdownTimeoutMs).unref();
+
+  app.get(Readiness).stop();
+  const delayMs = signal === 'SIGTERM' ? shutdownDelayMs : 0;
+  logger.log(`${signal} received: not ready; serving ${delayMs} ms more with Connection: close, then draining`);
+  await sleep(delayMs);
+  try {
+    await closeServer(app.getHttpServer());
+    await app.close(); // the dispatcher finishes its deliveries in flight, then the pool closes
+    await runtime.close();
+  } catch (error) {
+    logger.error(`Shutdown did not finish cleanly: ${(error as Error).message}`);
+  }
+  process.exit(0);
+}
+
+/** Stops accepting and resolves once every connection has closed, closing each as soon as it is idle. */
+async function closeServer(server: Server): Promise<void> {
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  const sweeper = setInterval(() => closeIdleConnections(server), IDLE_SWEEP_MS);
+  try {
+    await closed;
+  } finally {
+    clearInterval(sweeper);
+  }
+}
