@@ -23,7 +23,11 @@ export class BlockedAddressError extends Error {
   readonly code = 'EBLOCKEDADDRESS';
 
   constructor(host: string, address: string) {
-    super(host === address ? `destination ${address} is not a public address` : `destination ${host} resolves to ${address}, which is not a public address`);
+    super(
+      host === address
+        ? `destination ${address} is not a public address`
+        : `destination ${host} resolves to ${address}, which is not a public address`,
+    );
   }
 }
 
@@ -43,7 +47,8 @@ export function publicOnlyLookup(resolve: Resolver = dns.lookup): LookupFunction
       if (error) return callback(error, '');
       const blocked = addresses.find((entry) => !isPublicAddress(entry.address));
       if (blocked) return callback(new BlockedAddressError(hostname, blocked.address), '');
-      if (addresses.length === 0) return callback(Object.assign(new Error(`${hostname} has no address`), { code: 'ENOTFOUND' }), '');
+      if (addresses.length === 0)
+        return callback(Object.assign(new Error(`${hostname} has no address`), { code: 'ENOTFOUND' }), '');
       if (options.all) return callback(null, addresses);
       callback(null, addresses[0].address, addresses[0].family);
     });

@@ -1,19 +1,32 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import { EntityManager } from 'typeorm';
 import { PaginationQuery } from '../common/pagination';
 import { newId } from '../common/uuid';
+import { Database } from '../database/database';
 import { WebhookDelivery } from './entities/webhook-delivery.entity';
 import { SendResult } from './webhook-sender';
+
+/** An event as the outbox records it: the row GET /events lists and every delivery of it sends. */
+export interface RecordedEvent {
+  id: string;
+  name: string;
+  occurredAt: Date;
+  /** The exact bytes sent and signed: `{"event","timestamp","data"}`. */
+  body: Buffer;
+  createdAt: Date;
+}
 
 /** A delivery taken by a dispatcher, with what it needs to send it. */
 export interface ClaimedDelivery {
   id: string;
   endpointId: string;
+  eventId: string;
   event: string;
   body: Buffer;
   url: string;
   secretSealed: Buffer | null;
+  previousSecretSealed: Buffer | null;
+  previousSecretExpiresAt: Date | null;
 }
 
 export interface SettledDelivery {
@@ -25,61 +38,140 @@ export interface SettledDelivery {
 interface ClaimedRow {
   id: string;
   endpoint_id: string;
+  event_id: string;
   event: string;
   body: Buffer;
   url: string;
   secret_sealed: Buffer | null;
+  previous_secret_sealed: Buffer | null;
+  previous_secret_expires_at: Date | null;
 }
 
-/** The outbox table: written inside the change's transaction, claimed and settled by dispatchers. */
+interface DeliveryRow {
+  id: string;
+  organisation_id: string;
+  endpoint_id: string;
+  event_id: string;
+  event: string;
+  redelivery_of: string | null;
+  created_at: Date;
+  claimed_at: Date | null;
+  outcome: WebhookDelivery['outcome'];
+  status_code: number | null;
+  error: string | null;
+  duration_ms: number | null;
+  attempted_at: Date | null;
+}
+
+/**
+ * A UUID v7 of this moment for each row of a multi-row insert: the first 8 bytes (time, version) of the
+ * parameter, a newId(), with a random tail from gen_random_uuid() (whose variant bits match).
+ */
+const uuidV7Sharing = (parameter: string) =>
+  `encode(overlay(uuid_send(gen_random_uuid()) PLACING substring(uuid_send(${parameter}::uuid) FROM 1 FOR 8) FROM 1 FOR 8), 'hex')::uuid`;
+
+const INSERT_EVENT = `INSERT INTO events (id, organisation_id, event, occurred_at, body, created_at)
+  VALUES ($2, $1, $3, $4, $5, $6) RETURNING id`;
+
+/**
+ * The outbox: events and their deliveries, written inside the change's transaction, claimed and settled by
+ * dispatchers. Methods take the organisation first and the EntityManager last; claim and settle span every
+ * organisation, as the dispatcher does.
+ */
 @Injectable()
 export class WebhookDeliveriesRepository {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(private readonly database: Database) {}
 
   /**
-   * Records one pending delivery per endpoint of the organisation subscribed to `event`, with `manager`,
-   * the transaction of the change, in one statement. The endpoint read holds a key-share lock, so an endpoint
-   * deleted concurrently cannot break the change's commit. Each row's id is a UUID v7 of this moment:
-   * newId()'s first 8 bytes (time, version) with a random tail from gen_random_uuid() (whose variant bits match).
+   * Records the event and one pending delivery per endpoint of the organisation subscribed to it, in one
+   * statement, with `manager`: the transaction of the change. The endpoint read holds a key-share lock, so an
+   * endpoint deleted concurrently cannot break the change's commit. Answers the number of deliveries.
    */
-  async enqueue(manager: EntityManager, organisationId: string, event: string, body: Buffer, at: Date): Promise<number> {
-    const inserted: unknown[] = await manager.query(
-      `INSERT INTO webhook_deliveries (id, organisation_id, endpoint_id, event, body, created_at)
-       SELECT encode(overlay(uuid_send(gen_random_uuid()) PLACING substring(uuid_send($5::uuid) FROM 1 FOR 8) FROM 1 FOR 8), 'hex')::uuid,
-              $1, endpoint.id, $2, $3, $4
-         FROM (SELECT id FROM webhook_endpoints
-                WHERE organisation_id = $1 AND $2 = ANY (events)
+  async recordEvent(organisationId: string, event: RecordedEvent, manager: EntityManager): Promise<number> {
+    const inserted: unknown[] = await this.database.manager(manager).query(
+      `WITH event AS (${INSERT_EVENT})
+       INSERT INTO webhook_deliveries (id, organisation_id, endpoint_id, event_id, event, created_at)
+       SELECT ${uuidV7Sharing('$7')}, $1, endpoint.id, event.id, $3, $6
+         FROM event,
+              (SELECT id FROM webhook_endpoints
+                WHERE organisation_id = $1 AND $3 = ANY (events)
                 ORDER BY created_at, id
                   FOR KEY SHARE) endpoint
        RETURNING id`,
-      [organisationId, event, body, at, newId()],
+      [organisationId, event.id, event.name, event.occurredAt, event.body, event.createdAt, newId()],
     );
     return inserted.length;
   }
 
-  /** A delivery that is sent at once by its caller (the test endpoint): created already claimed. */
-  async createClaimed(organisationId: string, endpointId: string, event: string, body: Buffer): Promise<WebhookDelivery> {
-    const now = new Date();
-    const delivery = this.dataSource.manager.create(WebhookDelivery, {
-      id: newId(),
-      organisationId,
-      endpointId,
-      event,
-      body,
-      createdAt: now,
-      claimedAt: now,
-    });
-    return this.dataSource.manager.save(delivery);
+  /** Records an event and its one delivery to `endpointId`, already claimed: its caller sends it at once. */
+  async recordClaimed(
+    organisationId: string,
+    endpointId: string,
+    event: RecordedEvent,
+    manager?: EntityManager,
+  ): Promise<WebhookDelivery> {
+    const [row]: DeliveryRow[] = await this.database.manager(manager).query(
+      `WITH event AS (${INSERT_EVENT})
+       INSERT INTO webhook_deliveries (id, organisation_id, endpoint_id, event_id, event, created_at, claimed_at)
+       SELECT $7, $1, $8, event.id, $3, $6, $6 FROM event
+       RETURNING *`,
+      [organisationId, event.id, event.name, event.occurredAt, event.body, event.createdAt, newId(), endpointId],
+    );
+    return toDelivery(row);
+  }
+
+  /** Queues the event of one delivery of the endpoint again; null when the endpoint has no such delivery. */
+  async redeliver(
+    organisationId: string,
+    endpointId: string,
+    deliveryId: string,
+    at: Date,
+    manager?: EntityManager,
+  ): Promise<WebhookDelivery | null> {
+    const rows: DeliveryRow[] = await this.database.manager(manager).query(
+      `INSERT INTO webhook_deliveries (id, organisation_id, endpoint_id, event_id, event, redelivery_of, created_at)
+       SELECT $4, organisation_id, endpoint_id, event_id, event, id, $5
+         FROM webhook_deliveries
+        WHERE organisation_id = $1 AND endpoint_id = $2 AND id = $3
+       RETURNING *`,
+      [organisationId, endpointId, deliveryId, newId(), at],
+    );
+    return rows.length === 0 ? null : toDelivery(rows[0]);
   }
 
   /**
-   * Takes up to `limit` unfinished deliveries, oldest first, and marks them claimed in the same statement.
-   * Rows another dispatcher holds are skipped; a claim older than `staleBefore` (its dispatcher died mid-send)
-   * is taken again.
+   * Queues one redelivery of every event whose latest delivery to the endpoint recorded at or after `since`
+   * failed; answers how many.
    */
-  async claim(limit: number, now: Date, staleBefore: Date): Promise<ClaimedDelivery[]> {
+  async redeliverFailed(
+    organisationId: string,
+    endpointId: string,
+    since: Date,
+    at: Date,
+    manager?: EntityManager,
+  ): Promise<number> {
+    const inserted: unknown[] = await this.database.manager(manager).query(
+      `INSERT INTO webhook_deliveries (id, organisation_id, endpoint_id, event_id, event, redelivery_of, created_at)
+       SELECT ${uuidV7Sharing('$5')}, $1, $2, latest.event_id, latest.event, latest.id, $4
+         FROM (SELECT DISTINCT ON (event_id) id, event_id, event, outcome
+                 FROM webhook_deliveries
+                WHERE organisation_id = $1 AND endpoint_id = $2 AND created_at >= $3
+                ORDER BY event_id, created_at DESC, id DESC) latest
+        WHERE latest.outcome = 'failed'
+       RETURNING id`,
+      [organisationId, endpointId, since, at, newId()],
+    );
+    return inserted.length;
+  }
+
+  /**
+   * Across every organisation: takes up to `limit` unfinished deliveries, oldest first, and marks them claimed
+   * in the same statement. Rows another dispatcher holds are skipped; a claim older than `staleBefore` (its
+   * dispatcher died mid-send) is taken again.
+   */
+  async claim(limit: number, now: Date, staleBefore: Date, manager?: EntityManager): Promise<ClaimedDelivery[]> {
     // For an UPDATE, TypeORM answers [rows, affected count].
-    const [rows]: [ClaimedRow[], number] = await this.dataSource.query(
+    const [rows]: [ClaimedRow[], number] = await this.database.manager(manager).query(
       `WITH due AS (
          SELECT id FROM webhook_deliveries
           WHERE outcome IS NULL AND (claimed_at IS NULL OR claimed_at < $2)
@@ -89,29 +181,29 @@ export class WebhookDeliveriesRepository {
        )
        UPDATE webhook_deliveries AS delivery
           SET claimed_at = $3
-         FROM due, webhook_endpoints AS endpoint
-        WHERE delivery.id = due.id AND endpoint.id = delivery.endpoint_id
-       RETURNING delivery.id, delivery.endpoint_id, delivery.event, delivery.body, endpoint.url, endpoint.secret_sealed`,
+         FROM due, webhook_endpoints AS endpoint, events AS event
+        WHERE delivery.id = due.id AND endpoint.id = delivery.endpoint_id AND event.id = delivery.event_id
+       RETURNING delivery.id, delivery.endpoint_id, delivery.event_id, delivery.event, event.body, endpoint.url,
+                 endpoint.secret_sealed, endpoint.previous_secret_sealed, endpoint.previous_secret_expires_at`,
       [limit, staleBefore, now],
     );
     return rows.map((row) => ({
       id: row.id,
       endpointId: row.endpoint_id,
+      eventId: row.event_id,
       event: row.event,
       body: row.body,
       url: row.url,
       secretSealed: row.secret_sealed,
+      previousSecretSealed: row.previous_secret_sealed,
+      previousSecretExpiresAt: row.previous_secret_expires_at,
     }));
   }
 
-  async settle(id: string, result: SendResult, at: Date): Promise<void> {
-    await this.settleMany([{ id, result, at }]);
-  }
-
-  /** Records the outcomes of many attempts in one statement. */
-  async settleMany(settled: SettledDelivery[]): Promise<void> {
+  /** Across every organisation: records the outcomes of many attempts in one statement. */
+  async settleMany(settled: SettledDelivery[], manager?: EntityManager): Promise<void> {
     if (settled.length === 0) return;
-    await this.dataSource.query(
+    await this.database.manager(manager).query(
       `UPDATE webhook_deliveries AS delivery
           SET outcome = settled.outcome, status_code = settled.status_code, error = settled.error,
               duration_ms = settled.duration_ms, attempted_at = settled.attempted_at
@@ -130,18 +222,35 @@ export class WebhookDeliveriesRepository {
   }
 
   /** An endpoint's deliveries, newest first: one query for the page and one for the count. */
-  async listForEndpoint(
+  listForEndpoint(
     organisationId: string,
     endpointId: string,
     page: PaginationQuery,
+    manager?: EntityManager,
   ): Promise<[WebhookDelivery[], number]> {
-    return this.dataSource.getRepository(WebhookDelivery).findAndCount({
-      // Everything but the body, which the log does not show.
-      select: ['id', 'event', 'outcome', 'statusCode', 'error', 'durationMs', 'createdAt', 'attemptedAt'],
+    return this.database.manager(manager).findAndCount(WebhookDelivery, {
       where: { organisationId, endpointId },
       order: { createdAt: 'DESC', id: 'DESC' },
       skip: page.offset,
       take: page.limit,
     });
   }
+}
+
+function toDelivery(row: DeliveryRow): WebhookDelivery {
+  return {
+    id: row.id,
+    organisationId: row.organisation_id,
+    endpointId: row.endpoint_id,
+    eventId: row.event_id,
+    event: row.event,
+    redeliveryOf: row.redelivery_of,
+    createdAt: row.created_at,
+    claimedAt: row.claimed_at,
+    outcome: row.outcome,
+    statusCode: row.status_code,
+    error: row.error,
+    durationMs: row.duration_ms,
+    attemptedAt: row.attempted_at,
+  };
 }

@@ -1,3 +1,4 @@
+import { AsyncResource } from 'node:async_hooks';
 import { BeforeApplicationShutdown, Inject, Injectable, Logger } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../config/config';
 import { ClaimedDelivery, SettledDelivery, WebhookDeliveriesRepository } from './webhook-deliveries.repository';
@@ -6,10 +7,38 @@ import { SendResult, WebhookSender } from './webhook-sender';
 
 /** How many deliveries one instance sends at once. */
 const CONCURRENCY = 32;
-/** The poll that picks up what other instances' commits, the CLI and crashes left pending. */
-const POLL_INTERVAL_MS = 2000;
 /** A claim this much older than the send timeout belongs to a dispatcher that died mid-send. */
 const STALE_CLAIM_MARGIN_MS = 30_000;
+
+/**
+ * What the dispatcher is doing:
+ * - stopped: not started (the CLI, most tests) or shut down; nudges are ignored;
+ * - idle: started, no claim running; a nudge (a commit, the poll, a finished send) starts one;
+ * - claiming: claims run while there are free sending slots and pending deliveries;
+ * - claimingAgain: as claiming, and a nudge came meanwhile, so one more round follows before idle;
+ * - draining: shutting down; no more claims, the deliveries in flight finish.
+ */
+type Phase = 'stopped' | 'idle' | 'claiming' | 'claimingAgain' | 'draining';
+
+/** Writes the outcomes that finish in one turn of the event loop with one UPDATE. */
+class OutcomeBatch {
+  private waiting: SettledDelivery[] = [];
+  private writing?: Promise<void>;
+
+  constructor(private readonly write: (batch: SettledDelivery[]) => Promise<void>) {}
+
+  /** Resolves once the outcome is written, together with the others of its turn. */
+  add(settled: SettledDelivery): Promise<void> {
+    this.waiting.push(settled);
+    this.writing ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
+      const batch = this.waiting;
+      this.waiting = [];
+      this.writing = undefined;
+      return this.write(batch);
+    });
+    return this.writing;
+  }
+}
 
 /**
  * Sends the outbox: claims pending deliveries (FOR UPDATE SKIP LOCKED, so any number of instances share the
@@ -19,65 +48,94 @@ const STALE_CLAIM_MARGIN_MS = 30_000;
 @Injectable()
 export class WebhookDispatcher implements BeforeApplicationShutdown {
   private readonly logger = new Logger(WebhookDispatcher.name);
+  private phase: Phase = 'stopped';
   private readonly inFlight = new Set<Promise<void>>();
-  private running = false;
-  private poller?: NodeJS.Timeout;
-  private pumping?: Promise<void>;
-  private pumpAgain = false;
-  /** The last claim filled every free slot, so more may be waiting: a finished send pulls the next. */
+  /** The last claim filled every free slot, so more may be waiting: finished sends pull the next batch. */
   private backlog = false;
-  /** Outcomes waiting to be written together (one UPDATE per turn of the event loop). */
-  private unrecorded: SettledDelivery[] = [];
-  private recording?: Promise<void>;
+  private claiming?: Promise<void>;
+  private poller?: NodeJS.Timeout;
+  private readonly outcomes: OutcomeBatch;
+  /**
+   * The context the dispatcher was made in. Claims run in it, not in that of the request whose commit nudged
+   * them, so they never use a request's (finished) transaction.
+   */
+  private readonly scope = new AsyncResource(WebhookDispatcher.name);
 
   constructor(
     private readonly deliveries: WebhookDeliveriesRepository,
     private readonly sender: WebhookSender,
     private readonly secrets: WebhookSecrets,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
+  ) {
+    this.outcomes = new OutcomeBatch((batch) => this.deliveries.settleMany(batch));
+  }
 
   start(): void {
-    if (this.running) return;
-    this.running = true;
-    this.poller = setInterval(() => this.nudge(), POLL_INTERVAL_MS);
+    if (this.phase !== 'stopped') return;
+    this.phase = 'idle';
+    this.poller = setInterval(() => this.nudge(), this.config.webhookPollIntervalMs);
     this.nudge();
   }
 
   /** Look for work now. Cheap and safe to call at any time: a nudge that finds nothing does nothing. */
   nudge(): void {
-    if (!this.running) return;
-    if (this.pumping) {
-      this.pumpAgain = true;
-      return;
+    switch (this.phase) {
+      case 'idle':
+        this.phase = 'claiming';
+        this.claiming = this.scope.runInAsyncScope(() => this.claimRounds());
+        return;
+      case 'claiming':
+        this.phase = 'claimingAgain';
+        return;
+      case 'claimingAgain':
+      case 'stopped':
+      case 'draining':
+        return;
     }
-    this.pumping = this.pump().finally(() => (this.pumping = undefined));
   }
 
   async beforeApplicationShutdown(): Promise<void> {
-    this.running = false;
+    if (this.phase === 'stopped') return;
+    this.phase = 'draining';
     clearInterval(this.poller);
-    await this.pumping;
+    await this.claiming;
     while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
+    this.phase = 'stopped';
   }
 
-  private async pump(): Promise<void> {
+  private is(phase: Phase): boolean {
+    return this.phase === phase;
+  }
+
+  private isClaiming(): boolean {
+    return this.is('claiming') || this.is('claimingAgain');
+  }
+
+  private async claimRounds(): Promise<void> {
     try {
       do {
-        this.pumpAgain = false;
-        while (this.running && this.inFlight.size < CONCURRENCY) {
-          const wanted = CONCURRENCY - this.inFlight.size;
-          const now = new Date();
-          const staleBefore = new Date(now.getTime() - this.config.webhookTimeoutMs - STALE_CLAIM_MARGIN_MS);
-          const claimed = await this.deliveries.claim(wanted, now, staleBefore);
-          for (const delivery of claimed) this.track(this.deliver(delivery));
-          this.backlog = claimed.length === wanted;
-          if (!this.backlog) break;
-        }
-      } while (this.pumpAgain && this.running);
+        if (this.phase === 'claimingAgain') this.phase = 'claiming';
+        await this.claimWhileSlotsFree();
+        // Nudges change the phase while claims are awaited: read it through a call, not a narrowed field.
+      } while (this.is('claimingAgain'));
     } catch (error) {
       // The database is unreachable or similar: the next nudge or poll tries again.
       this.logger.error(`Claiming webhook deliveries failed: ${(error as Error).message}`);
+    } finally {
+      if (this.isClaiming()) this.phase = 'idle';
+      this.claiming = undefined;
+    }
+  }
+
+  private async claimWhileSlotsFree(): Promise<void> {
+    while (this.isClaiming() && this.inFlight.size < CONCURRENCY) {
+      const wanted = CONCURRENCY - this.inFlight.size;
+      const now = new Date();
+      const staleBefore = new Date(now.getTime() - this.config.webhookTimeoutMs - STALE_CLAIM_MARGIN_MS);
+      const claimed = await this.deliveries.claim(wanted, now, staleBefore);
+      for (const delivery of claimed) this.track(this.deliver(delivery));
+      this.backlog = claimed.length === wanted;
+      if (!this.backlog) return;
     }
   }
 
@@ -90,34 +148,22 @@ export class WebhookDispatcher implements BeforeApplicationShutdown {
     });
   }
 
-  /** Resolves once the outcome is written, together with the others that finished in the same turn. */
-  private record(settled: SettledDelivery): Promise<void> {
-    this.unrecorded.push(settled);
-    this.recording ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
-      const batch = this.unrecorded;
-      this.unrecorded = [];
-      this.recording = undefined;
-      return this.deliveries.settleMany(batch);
-    });
-    return this.recording;
-  }
-
   private async deliver(delivery: ClaimedDelivery): Promise<void> {
     let result: SendResult;
     try {
-      const secret = this.secrets.signingKey(delivery.secretSealed, delivery.endpointId);
       result = await this.sender.send({
         deliveryId: delivery.id,
+        eventId: delivery.eventId,
         event: delivery.event,
         url: delivery.url,
         body: delivery.body,
-        secret,
+        secrets: this.secrets.signingKeys(delivery.endpointId, delivery, new Date()),
       });
     } catch (error) {
       result = { outcome: 'failed', statusCode: null, error: `not sent: ${(error as Error).message}`, durationMs: 0 };
     }
     try {
-      await this.record({ id: delivery.id, result, at: new Date() });
+      await this.outcomes.add({ id: delivery.id, result, at: new Date() });
     } catch (error) {
       // Unrecorded, the claim goes stale and the delivery is sent again later: at least once, never lost.
       this.logger.error(`Recording webhook delivery ${delivery.id} failed: ${(error as Error).message}`);

@@ -1,19 +1,24 @@
 import { applyDecorators, Injectable } from '@nestjs/common';
 import { OnEvent } from '@nestjs/event-emitter';
+import { newId } from '../common/uuid';
 import { DOMAIN_EVENT_NAMES, DomainEvent } from '../events/domain-events';
 import { WebhookCommitWatcher } from './webhook-commit-watcher';
-import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
+import { RecordedEvent, WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 
-/** The exact bytes sent and signed: `{"event","timestamp","data"}`. */
-export function deliveryBody(event: string, occurredAt: Date, data: unknown): Buffer {
-  return Buffer.from(JSON.stringify({ event, timestamp: occurredAt.toISOString(), data }), 'utf8');
+/** An event to record: a new id, and the exact bytes sent and signed, `{"event","timestamp","data"}`. */
+export function recordedEvent(name: string, occurredAt: Date, data: unknown): RecordedEvent {
+  const body = Buffer.from(JSON.stringify({ event: name, timestamp: occurredAt.toISOString(), data }), 'utf8');
+  return { id: newId(), name, occurredAt, body, createdAt: new Date() };
 }
 
 /** Listens to every domain event; a failure must fail the change, so errors are not suppressed. */
 const OnEveryDomainEvent = () =>
   applyDecorators(...DOMAIN_EVENT_NAMES.map((name) => OnEvent(name, { suppressErrors: false })));
 
-/** Writes the outbox rows of a domain event inside the transaction of the change that caused it. */
+/**
+ * Records every domain event (the events feed keeps them all) and its deliveries to the subscribed endpoints,
+ * inside the transaction of the change that caused it.
+ */
 @Injectable()
 export class WebhookOutboxListener {
   constructor(
@@ -23,8 +28,8 @@ export class WebhookOutboxListener {
 
   @OnEveryDomainEvent()
   async record(event: DomainEvent): Promise<void> {
-    const body = deliveryBody(event.name, event.occurredAt, event.data);
-    const recorded = await this.deliveries.enqueue(event.manager, event.organisationId, event.name, body, new Date());
-    if (recorded > 0) this.commitWatcher.watch(event.manager);
+    const recorded = recordedEvent(event.name, event.occurredAt, event.data);
+    const deliveries = await this.deliveries.recordEvent(event.organisationId, recorded, event.manager);
+    if (deliveries > 0) this.commitWatcher.watch(event.manager);
   }
 }

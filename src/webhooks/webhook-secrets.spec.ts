@@ -28,3 +28,31 @@ describe('WebhookSecrets', () => {
     expect(secrets.signingKey(null, endpointId)).toBe('');
   });
 });
+
+describe('WebhookSecrets.signingKeys', () => {
+  const endpointId = '0199a000-0000-7000-8000-000000000003';
+  const secrets = new WebhookSecrets({ webhookSecretKey: randomBytes(32) } as AppConfig);
+  const now = new Date('2026-02-01T10:00:00.000Z');
+  const current = secrets.seal('current', endpointId);
+  const previous = secrets.seal('previous', endpointId);
+
+  it('is the current secret alone without a previous one', () => {
+    const keys = secrets.signingKeys(
+      endpointId,
+      { secretSealed: current, previousSecretSealed: null, previousSecretExpiresAt: null },
+      now,
+    );
+    expect(keys).toEqual(['current']);
+  });
+
+  it('adds the previous secret, after the current one, until its overlap ends and never after', () => {
+    const during = { secretSealed: current, previousSecretSealed: previous, previousSecretExpiresAt: now };
+    expect(secrets.signingKeys(endpointId, during, new Date(now.getTime() - 1))).toEqual(['current', 'previous']);
+    expect(secrets.signingKeys(endpointId, during, now)).toEqual(['current']);
+  });
+
+  it('signs with "" for a side that had no secret', () => {
+    const fromNone = { secretSealed: current, previousSecretSealed: null, previousSecretExpiresAt: now };
+    expect(secrets.signingKeys(endpointId, fromNone, new Date(0))).toEqual(['current', '']);
+  });
+});

@@ -5,14 +5,22 @@ import { openSecret, sealSecret } from './secret-box';
 /** Opened secrets kept at most; past it the cache starts over (endpoints are few, this only bounds memory). */
 const MAX_OPENED = 10_000;
 
+/** The secrets of an endpoint as stored: sealed, and the previous one with the end of its overlap. */
+export interface SealedSecrets {
+  secretSealed: Buffer | null;
+  previousSecretSealed: Buffer | null;
+  previousSecretExpiresAt: Date | null;
+}
+
 /**
  * Seals endpoint secrets with WEBHOOK_SECRET_KEY and opens them, in memory only, to sign a delivery.
- * An opened secret is kept per endpoint with the sealed bytes it came from, so the dispatcher opens each
- * endpoint's secret once instead of once per delivery; different sealed bytes are opened again.
+ * An opened secret is kept by the sealed bytes it came from (unique per sealing: a random IV), so the
+ * dispatcher opens each secret once instead of once per delivery, and a rotation moves the current secret's
+ * bytes to the previous one without opening it again.
  */
 @Injectable()
 export class WebhookSecrets {
-  private readonly opened = new Map<string, { sealed: Buffer; secret: string }>();
+  private readonly opened = new Map<string, string>();
 
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
 
@@ -23,12 +31,25 @@ export class WebhookSecrets {
   /** The HMAC key of an endpoint: its secret, or "" when it has none. */
   signingKey(sealed: Buffer | null, endpointId: string): string {
     if (sealed === null) return '';
-    const cached = this.opened.get(endpointId);
-    if (cached?.sealed.equals(sealed)) return cached.secret;
+    const cacheKey = `${endpointId}:${sealed.toString('base64')}`;
+    const cached = this.opened.get(cacheKey);
+    if (cached !== undefined) return cached;
     const secret = openSecret(this.key(), sealed, endpointId);
     if (this.opened.size >= MAX_OPENED) this.opened.clear();
-    this.opened.set(endpointId, { sealed: Buffer.from(sealed), secret });
+    this.opened.set(cacheKey, secret);
     return secret;
+  }
+
+  /**
+   * The keys a delivery is signed with at `now`: the current secret, then the previous one while its overlap
+   * lasts (never after it ends, whether or not retention has erased it yet).
+   */
+  signingKeys(endpointId: string, secrets: SealedSecrets, now: Date): string[] {
+    const keys = [this.signingKey(secrets.secretSealed, endpointId)];
+    if (secrets.previousSecretExpiresAt !== null && secrets.previousSecretExpiresAt > now) {
+      keys.push(this.signingKey(secrets.previousSecretSealed, endpointId));
+    }
+    return keys;
   }
 
   private key(): Buffer {

@@ -1,11 +1,11 @@
-import { Inject, Injectable, OnApplicationShutdown, Optional } from '@nestjs/common';
 import { Agent, request } from 'node:https';
 import { isIP } from 'node:net';
 import { performance } from 'node:perf_hooks';
+import { Inject, Injectable, OnApplicationShutdown, Optional } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../config/config';
 import { BlockedAddressError, isPublicAddress, publicOnlyLookup } from './address-policy';
 import { DeliveryOutcome } from './entities/webhook-delivery.entity';
-import { signatureOf } from './signature';
+import { signatureOf, standardSignature } from './signature';
 
 /** Extra TLS trust for the webhook client; provided only by tests and the benchmark (a self-signed receiver). */
 export const WEBHOOK_TLS_OPTIONS = Symbol('WEBHOOK_TLS_OPTIONS');
@@ -18,10 +18,13 @@ export const WEBHOOK_USER_AGENT = 'skills-service-webhooks/1.0';
 
 export interface OutgoingDelivery {
   deliveryId: string;
+  /** The webhook-id header: the same on every delivery of the event. */
+  eventId: string;
   event: string;
   url: string;
   body: Buffer;
-  secret: string;
+  /** The HMAC keys: the endpoint's secret ("" without one) first, then a rotated-out secret still in its overlap. */
+  secrets: readonly string[];
 }
 
 export interface SendResult {
@@ -68,6 +71,7 @@ export class WebhookSender implements OnApplicationShutdown {
       return Promise.resolve(result('refused', null, new BlockedAddressError(literal, literal).message));
     }
 
+    const signedAt = new Date();
     return new Promise<SendResult>((resolve) => {
       const timeoutMs = this.config.webhookTimeoutMs;
       const outgoing = request(
@@ -81,7 +85,10 @@ export class WebhookSender implements OnApplicationShutdown {
             'User-Agent': WEBHOOK_USER_AGENT,
             'X-Service-Event': delivery.event,
             'X-Service-Delivery': delivery.deliveryId,
-            'X-Service-Signature': signatureOf(delivery.body, delivery.secret),
+            'X-Service-Signature': signatureOf(delivery.body, delivery.secrets[0]),
+            'webhook-id': delivery.eventId,
+            'webhook-timestamp': String(Math.floor(signedAt.getTime() / 1000)),
+            'webhook-signature': standardSignature(delivery.eventId, signedAt, delivery.body, delivery.secrets),
           },
         },
         (response) => {
@@ -98,7 +105,11 @@ export class WebhookSender implements OnApplicationShutdown {
       );
       outgoing.once('error', (error) => {
         clearTimeout(deadline);
-        resolve(error instanceof BlockedAddressError ? result('refused', null, error.message) : result('failed', null, describe(error)));
+        resolve(
+          error instanceof BlockedAddressError
+            ? result('refused', null, error.message)
+            : result('failed', null, describe(error)),
+        );
       });
       outgoing.end(delivery.body);
     });

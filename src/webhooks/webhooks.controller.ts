@@ -5,11 +5,14 @@ import { ApiEnvelope, ApiErrors } from '../common/openapi/api-envelope.decorator
 import { PaginationQuery } from '../common/pagination';
 import { ParseIdPipe } from '../common/uuid';
 import { CreateWebhookDto } from './dto/create-webhook.dto';
+import { RecoverDto, RecoverResponse } from './dto/recover.dto';
+import { RotateSecretDto } from './dto/rotate-secret.dto';
 import { WebhookDeliveryResponse } from './dto/webhook-delivery.response';
 import { WebhookDeletedResponse, WebhookResponse } from './dto/webhook.response';
 import { WebhooksService } from './webhooks.service';
 
 const WebhookId = () => Param('id', new ParseIdPipe('Webhook'));
+const DeliveryId = () => Param('deliveryId', new ParseIdPipe('Webhook delivery'));
 
 @ApiTags('Webhooks')
 @Controller('webhooks')
@@ -52,11 +55,51 @@ export class WebhooksController {
   @HttpCode(HttpStatus.OK)
   @ApiOperation({
     summary: 'Sends a signed webhook.test delivery now and answers with its outcome (extension)',
-    description: 'Body sent: {"event":"webhook.test","timestamp":…,"data":{"webhookId":…,"url":…}}, signed like every delivery.',
+    description:
+      'Body sent: {"event":"webhook.test","timestamp":…,"data":{"webhookId":…,"url":…}}, signed like every delivery.',
   })
   @ApiEnvelope(WebhookDeliveryResponse)
   @ApiErrors(404)
   test(@OrgId() organisationId: string, @WebhookId() id: string) {
     return this.webhooks.sendTest(organisationId, id);
+  }
+
+  @Post(':id/deliveries/:deliveryId/redeliver')
+  @HttpCode(HttpStatus.ACCEPTED)
+  @ApiOperation({
+    summary: 'Queues one delivery again, whatever its outcome (extension)',
+    description:
+      "Sends the original's exact body with the same webhook-id and a new X-Service-Delivery, through the same " +
+      'dispatcher as first deliveries. Answers with the new log entry, pending.',
+  })
+  @ApiEnvelope(WebhookDeliveryResponse, { status: HttpStatus.ACCEPTED })
+  @ApiErrors(404)
+  redeliver(@OrgId() organisationId: string, @WebhookId() id: string, @DeliveryId() deliveryId: string) {
+    return this.webhooks.redeliver(organisationId, id, deliveryId);
+  }
+
+  @Post(':id/recover')
+  @HttpCode(HttpStatus.ACCEPTED)
+  @ApiOperation({
+    summary: 'Queues a redelivery of every event whose latest delivery since a time failed (extension)',
+  })
+  @ApiEnvelope(RecoverResponse, { status: HttpStatus.ACCEPTED })
+  @ApiErrors(400, 404)
+  recover(@OrgId() organisationId: string, @WebhookId() id: string, @Body() body: RecoverDto) {
+    return this.webhooks.recover(organisationId, id, body.since);
+  }
+
+  @Post(':id/rotate-secret')
+  @HttpCode(HttpStatus.OK)
+  @ApiOperation({
+    summary: "Replaces the endpoint's secret, optionally keeping the previous one in webhook-signature (extension)",
+    description:
+      'X-Service-Signature uses the new secret at once. For overlapSeconds, webhook-signature carries two ' +
+      "space-separated signatures, the new secret's first; then the previous secret is erased.",
+  })
+  @ApiEnvelope(WebhookResponse)
+  @ApiErrors(400, 404)
+  rotateSecret(@OrgId() organisationId: string, @WebhookId() id: string, @Body() body: RotateSecretDto) {
+    return this.webhooks.rotateSecret(organisationId, id, body);
   }
 }

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { WebhookCommitWatcher } from './webhook-commit-watcher';
 import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 import { WebhookDispatcher } from './webhook-dispatcher';
+import { WebhookEndpointsRepository } from './webhook-endpoints.repository';
 import { WebhookOutboxListener } from './webhook-outbox.listener';
 import { WebhookSecrets } from './webhook-secrets';
 import { WebhookSender } from './webhook-sender';
@@ -12,6 +13,7 @@ import { WebhooksService } from './webhooks.service';
   controllers: [WebhooksController],
   providers: [
     WebhooksService,
+    WebhookEndpointsRepository,
     WebhookDeliveriesRepository,
     WebhookSecrets,
     WebhookSender,
@@ -19,6 +21,6 @@ import { WebhooksService } from './webhooks.service';
     WebhookCommitWatcher,
     WebhookOutboxListener,
   ],
-  exports: [WebhookDispatcher],
+  exports: [WebhookDispatcher, WebhookEndpointsRepository],
 })
 export class WebhooksModule {}

@@ -1,63 +1,67 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { ConflictError, NotFoundError } from '../common/errors';
+import { parseIsoDateTime } from '../common/iso-date-time';
 import { Page, PaginationQuery } from '../common/pagination';
+import { mapConstraintErrors } from '../common/postgres-errors';
 import { newId } from '../common/uuid';
+import { Database } from '../database/database';
 import { CreateWebhookDto } from './dto/create-webhook.dto';
+import { RecoverResponse } from './dto/recover.dto';
+import { RotateSecretDto } from './dto/rotate-secret.dto';
 import { toWebhookDeliveryResponse, WebhookDeliveryResponse } from './dto/webhook-delivery.response';
 import { toWebhookResponse, WebhookResponse } from './dto/webhook.response';
 import { WebhookEndpoint } from './entities/webhook-endpoint.entity';
-import { deliveryBody } from './webhook-outbox.listener';
+import { WebhookCommitWatcher } from './webhook-commit-watcher';
 import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
+import { WebhookEndpointsRepository } from './webhook-endpoints.repository';
+import { recordedEvent } from './webhook-outbox.listener';
 import { WebhookSecrets } from './webhook-secrets';
 import { WebhookSender } from './webhook-sender';
 
 export const MAX_WEBHOOKS_PER_ORGANISATION = 25;
+/** The ping of POST /webhooks/{id}/test: recorded as an event (so it can be redelivered), never in GET /events. */
 export const TEST_EVENT = 'webhook.test';
 
 @Injectable()
 export class WebhooksService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly database: Database,
+    private readonly endpoints: WebhookEndpointsRepository,
     private readonly deliveries: WebhookDeliveriesRepository,
     private readonly secrets: WebhookSecrets,
     private readonly sender: WebhookSender,
+    private readonly commitWatcher: WebhookCommitWatcher,
   ) {}
 
   async list(organisationId: string): Promise<WebhookResponse[]> {
-    const endpoints = await this.dataSource.getRepository(WebhookEndpoint).find({
-      where: { organisationId },
-      order: { createdAt: 'ASC', id: 'ASC' },
-    });
-    return endpoints.map(toWebhookResponse);
+    return (await this.endpoints.list(organisationId)).map(toWebhookResponse);
   }
 
   async create(organisationId: string, input: CreateWebhookDto): Promise<WebhookResponse> {
-    return this.dataSource.transaction(async (manager) => {
-      // Creations of one organisation queue here, so two at once cannot both take the 25th place.
-      // NO KEY UPDATE leaves foreign-key checks of other tables on the organisation unblocked.
-      await manager.query(`SELECT 1 FROM organisations WHERE id = $1 FOR NO KEY UPDATE`, [organisationId]);
-      const count = await manager.countBy(WebhookEndpoint, { organisationId });
-      if (count >= MAX_WEBHOOKS_PER_ORGANISATION) {
+    return this.database.transaction(async (manager) => {
+      await this.endpoints.lockForCreation(organisationId, manager);
+      if ((await this.endpoints.count(organisationId, manager)) >= MAX_WEBHOOKS_PER_ORGANISATION) {
         throw new ConflictError(`An organisation can have at most ${MAX_WEBHOOKS_PER_ORGANISATION} webhook endpoints`);
       }
       const id = newId();
-      const endpoint = manager.create(WebhookEndpoint, {
-        id,
+      const endpoint = await this.endpoints.insert(
         organisationId,
-        url: input.url,
-        events: input.events,
-        secretSealed: input.secret === undefined || input.secret === null ? null : this.secrets.seal(input.secret, id),
-        createdAt: new Date(),
-      });
-      return toWebhookResponse(await manager.save(endpoint));
+        {
+          id,
+          url: input.url,
+          events: input.events,
+          secretSealed:
+            input.secret === undefined || input.secret === null ? null : this.secrets.seal(input.secret, id),
+          createdAt: new Date(),
+        },
+        manager,
+      );
+      return toWebhookResponse(endpoint);
     });
   }
 
   async remove(organisationId: string, id: string): Promise<{ deleted: boolean }> {
-    const result = await this.dataSource.getRepository(WebhookEndpoint).delete({ id, organisationId });
-    if (!result.affected) throw new NotFoundError('Webhook');
+    if (!(await this.endpoints.delete(organisationId, id))) throw new NotFoundError('Webhook');
     return { deleted: true };
   }
 
@@ -74,17 +78,18 @@ export class WebhooksService {
   /** Sends a signed `webhook.test` delivery now, records it like any other, and answers with its outcome. */
   async sendTest(organisationId: string, id: string): Promise<WebhookDeliveryResponse> {
     const endpoint = await this.findEndpoint(organisationId, id);
-    const body = deliveryBody(TEST_EVENT, new Date(), { webhookId: endpoint.id, url: endpoint.url });
-    const delivery = await this.deliveries.createClaimed(organisationId, endpoint.id, TEST_EVENT, body);
+    const event = recordedEvent(TEST_EVENT, new Date(), { webhookId: endpoint.id, url: endpoint.url });
+    const delivery = await this.deliveries.recordClaimed(organisationId, endpoint.id, event);
     const result = await this.sender.send({
       deliveryId: delivery.id,
+      eventId: event.id,
       event: TEST_EVENT,
       url: endpoint.url,
-      body,
-      secret: this.secrets.signingKey(endpoint.secretSealed, endpoint.id),
+      body: event.body,
+      secrets: this.secrets.signingKeys(endpoint.id, endpoint, new Date()),
     });
     const attemptedAt = new Date();
-    await this.deliveries.settle(delivery.id, result, attemptedAt);
+    await this.deliveries.settleMany([{ id: delivery.id, result, at: attemptedAt }]);
     return toWebhookDeliveryResponse({
       ...delivery,
       outcome: result.outcome,
@@ -95,8 +100,56 @@ export class WebhooksService {
     });
   }
 
+  /** Queues the event of one of the endpoint's deliveries again, whatever that delivery's outcome. */
+  async redeliver(organisationId: string, id: string, deliveryId: string): Promise<WebhookDeliveryResponse> {
+    const delivery = await mapConstraintErrors(
+      this.database.transaction(async (manager) => {
+        const queued = await this.deliveries.redeliver(organisationId, id, deliveryId, new Date(), manager);
+        if (queued) this.commitWatcher.watch(manager);
+        return queued;
+      }),
+      // Retention removed the event between the read and the insert: it is gone, like the delivery.
+      { foreignKey: () => new NotFoundError('Webhook delivery') },
+    );
+    if (!delivery) throw new NotFoundError('Webhook delivery');
+    return toWebhookDeliveryResponse(delivery);
+  }
+
+  /** Queues one redelivery of every event whose latest delivery to the endpoint since `since` failed. */
+  async recover(organisationId: string, id: string, since: string): Promise<RecoverResponse> {
+    return this.database.transaction(async (manager) => {
+      // Holding the endpoint queues concurrent recoveries of it: the second sees the first's redeliveries.
+      if (!(await this.endpoints.findForUpdate(organisationId, id, manager))) throw new NotFoundError('Webhook');
+      const queued = await this.deliveries.redeliverFailed(
+        organisationId,
+        id,
+        parseIsoDateTime(since)!,
+        new Date(),
+        manager,
+      );
+      if (queued > 0) this.commitWatcher.watch(manager);
+      return { queued };
+    });
+  }
+
+  /**
+   * Replaces the endpoint's secret. With an overlap, the previous one (sealed as it was) also signs
+   * webhook-signature until the overlap ends; with none, it is erased at once.
+   */
+  async rotateSecret(organisationId: string, id: string, input: RotateSecretDto): Promise<WebhookResponse> {
+    const previousUntil = input.overlapSeconds > 0 ? new Date(Date.now() + input.overlapSeconds * 1000) : null;
+    const endpoint = await this.endpoints.rotateSecret(
+      organisationId,
+      id,
+      this.secrets.seal(input.secret, id),
+      previousUntil,
+    );
+    if (!endpoint) throw new NotFoundError('Webhook');
+    return toWebhookResponse(endpoint);
+  }
+
   private async findEndpoint(organisationId: string, id: string): Promise<WebhookEndpoint> {
-    const endpoint = await this.dataSource.getRepository(WebhookEndpoint).findOneBy({ id, organisationId });
+    const endpoint = await this.endpoints.findById(organisationId, id);
     if (!endpoint) throw new NotFoundError('Webhook');
     return endpoint;
   }

@@ -44,7 +44,9 @@ export class Webhooks1763762700000 implements MigrationInterface {
     await queryRunner.query(
       `CREATE INDEX webhook_deliveries_endpoint_idx ON webhook_deliveries (endpoint_id, created_at DESC, id DESC)`,
     );
-    await queryRunner.query(`CREATE INDEX webhook_deliveries_organisation_id_idx ON webhook_deliveries (organisation_id)`);
+    await queryRunner.query(
+      `CREATE INDEX webhook_deliveries_organisation_id_idx ON webhook_deliveries (organisation_id)`,
+    );
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {

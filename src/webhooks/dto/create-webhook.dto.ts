@@ -20,6 +20,7 @@ export const MAX_WEBHOOK_SECRET_LENGTH = 256;
  * (the URL parser would silently drop some of them, so what is stored would not be what is called).
  */
 export function isWebhookUrl(value: unknown): boolean {
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what is refused
   if (typeof value !== 'string' || /[\s\u0000-\u001f\u007f]/.test(value)) return false;
   let url: URL;
   try {
@@ -52,7 +53,10 @@ export class CreateWebhookDto {
   @IsArray()
   @ArrayNotEmpty()
   @ArrayUnique()
-  @IsIn(DOMAIN_EVENT_NAMES, { each: true, message: `each value in events must be one of ${DOMAIN_EVENT_NAMES.join(', ')}` })
+  @IsIn(DOMAIN_EVENT_NAMES, {
+    each: true,
+    message: `each value in events must be one of ${DOMAIN_EVENT_NAMES.join(', ')}`,
+  })
   events: string[];
 
   @ApiPropertyOptional({

@@ -10,6 +10,12 @@ export class WebhookDeliveryResponse {
   @ApiProperty({ format: 'uuid', description: 'Also sent as the X-Service-Delivery header' })
   deliveryId: string;
 
+  @ApiProperty({
+    format: 'uuid',
+    description: 'The event sent: its id in GET /events and the webhook-id header, the same on every redelivery',
+  })
+  eventId: string;
+
   @ApiProperty({ example: 'employee.created', description: 'An event name, or webhook.test' })
   event: string;
 
@@ -21,13 +27,13 @@ export class WebhookDeliveryResponse {
   })
   status: DeliveryStatus;
 
-  @ApiProperty({ nullable: true, type: Number, description: 'HTTP status of the answer' })
+  @ApiProperty({ nullable: true, type: 'integer', description: 'HTTP status of the answer' })
   statusCode: number | null;
 
   @ApiProperty({ nullable: true, type: String, description: 'Why no answer came' })
   error: string | null;
 
-  @ApiProperty({ nullable: true, type: Number, description: 'From dialling to the answer, in ms' })
+  @ApiProperty({ nullable: true, type: 'integer', description: 'From dialling to the answer, in ms' })
   durationMs: number | null;
 
   @ApiProperty({ format: 'date-time', description: 'When the event was recorded' })
@@ -35,11 +41,20 @@ export class WebhookDeliveryResponse {
 
   @ApiProperty({ nullable: true, type: String, format: 'date-time', description: 'When the attempt finished' })
   attemptedAt: string | null;
+
+  @ApiProperty({
+    nullable: true,
+    type: String,
+    format: 'uuid',
+    description: 'The delivery this one repeats (redelivery or recovery); null for a first delivery',
+  })
+  redeliveryOf: string | null;
 }
 
 export function toWebhookDeliveryResponse(delivery: WebhookDelivery): WebhookDeliveryResponse {
   return {
     deliveryId: delivery.id,
+    eventId: delivery.eventId,
     event: delivery.event,
     status: delivery.outcome ?? 'pending',
     statusCode: delivery.statusCode,
@@ -47,5 +62,6 @@ export function toWebhookDeliveryResponse(delivery: WebhookDelivery): WebhookDel
     durationMs: delivery.durationMs,
     createdAt: delivery.createdAt.toISOString(),
     attemptedAt: delivery.attemptedAt?.toISOString() ?? null,
+    redeliveryOf: delivery.redeliveryOf,
   };
 }

@@ -15,12 +15,17 @@ export class WebhookDelivery {
   @Column({ name: 'endpoint_id', type: 'uuid' })
   endpointId: string;
 
+  /** The event whose body is sent (and the webhook-id header). */
+  @Column({ name: 'event_id', type: 'uuid' })
+  eventId: string;
+
+  /** The event's name, kept here so the delivery log needs no join. */
   @Column({ type: 'varchar', length: 64 })
   event: string;
 
-  /** The exact bytes sent and signed. */
-  @Column({ type: 'bytea' })
-  body: Buffer;
+  /** The delivery this one repeats (redelivery, recovery); null for a first delivery. */
+  @Column({ name: 'redelivery_of', type: 'uuid', nullable: true })
+  redeliveryOf: string | null;
 
   @Column({ name: 'created_at', type: 'timestamptz', precision: 3 })
   createdAt: Date;

@@ -18,6 +18,14 @@ export class WebhookEndpoint {
   @Column({ name: 'secret_sealed', type: 'bytea', nullable: true })
   secretSealed: Buffer | null;
 
+  /** The secret before the last rotation, sealed the same way; null when there was none (it signs with ""). */
+  @Column({ name: 'previous_secret_sealed', type: 'bytea', nullable: true })
+  previousSecretSealed: Buffer | null;
+
+  /** Until when the previous secret also signs webhook-signature; null when no overlap was asked for. */
+  @Column({ name: 'previous_secret_expires_at', type: 'timestamptz', precision: 3, nullable: true })
+  previousSecretExpiresAt: Date | null;
+
   @Column({ name: 'created_at', type: 'timestamptz', precision: 3 })
   createdAt: Date;
 }

@@ -1,0 +1,19 @@
+import type { EntityManager } from 'typeorm';
+
+/** What one step of a retention run did. */
+export interface PruneResult {
+  removed: number;
+  /** The step stopped at its batch size: the job runs again at once. */
+  more: boolean;
+}
+
+/** One kind of data that expires: the retention job runs every step in turn, in one transaction. */
+export interface RetentionStep {
+  /** Names the step in logs and in the run's report. */
+  readonly name: string;
+  /** Removes (a batch of) what is past its age at `now`, across every organisation. */
+  prune(now: Date, manager: EntityManager): Promise<PruneResult>;
+}
+
+/** The steps, in order; RetentionModule lists them. */
+export const RETENTION_STEPS = Symbol('RETENTION_STEPS');

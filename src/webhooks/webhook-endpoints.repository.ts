@@ -1,0 +1,139 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { Database } from '../database/database';
+import { WebhookEndpoint } from './entities/webhook-endpoint.entity';
+
+export interface NewEndpoint {
+  id: string;
+  url: string;
+  events: string[];
+  secretSealed: Buffer | null;
+  createdAt: Date;
+}
+
+interface EndpointRow {
+  id: string;
+  organisation_id: string;
+  url: string;
+  events: string[];
+  secret_sealed: Buffer | null;
+  previous_secret_sealed: Buffer | null;
+  previous_secret_expires_at: Date | null;
+  created_at: Date;
+}
+
+/**
+ * The SQL of webhook endpoints. Every method takes the organisation first and the transaction's
+ * EntityManager last (optional: without it, the request's transaction or the pool).
+ */
+@Injectable()
+export class WebhookEndpointsRepository {
+  constructor(private readonly database: Database) {}
+
+  /** Oldest first. */
+  list(organisationId: string, manager?: EntityManager): Promise<WebhookEndpoint[]> {
+    return this.database.manager(manager).find(WebhookEndpoint, {
+      where: { organisationId },
+      order: { createdAt: 'ASC', id: 'ASC' },
+    });
+  }
+
+  findById(organisationId: string, id: string, manager?: EntityManager): Promise<WebhookEndpoint | null> {
+    return this.database.manager(manager).findOneBy(WebhookEndpoint, { organisationId, id });
+  }
+
+  /**
+   * Queues the organisation's endpoint creations behind this transaction, so two at once cannot both take the
+   * last place. NO KEY UPDATE leaves foreign-key checks of other tables on the organisation unblocked.
+   */
+  async lockForCreation(organisationId: string, manager?: EntityManager): Promise<void> {
+    await this.database
+      .manager(manager)
+      .query(`SELECT 1 FROM organisations WHERE id = $1 FOR NO KEY UPDATE`, [organisationId]);
+  }
+
+  count(organisationId: string, manager?: EntityManager): Promise<number> {
+    return this.database.manager(manager).countBy(WebhookEndpoint, { organisationId });
+  }
+
+  async insert(organisationId: string, endpoint: NewEndpoint, manager?: EntityManager): Promise<WebhookEndpoint> {
+    const row: WebhookEndpoint = {
+      ...endpoint,
+      organisationId,
+      previousSecretSealed: null,
+      previousSecretExpiresAt: null,
+    };
+    await this.database.manager(manager).insert(WebhookEndpoint, row);
+    return row;
+  }
+
+  /** False when the organisation has no such endpoint. */
+  async delete(organisationId: string, id: string, manager?: EntityManager): Promise<boolean> {
+    const result = await this.database.manager(manager).delete(WebhookEndpoint, { organisationId, id });
+    return (result.affected ?? 0) > 0;
+  }
+
+  /**
+   * Reads the endpoint and holds it until the transaction ends, so recoveries of one endpoint run one after
+   * another. NO KEY UPDATE does not block the outbox's KEY SHARE reads of it.
+   */
+  async findForUpdate(organisationId: string, id: string, manager?: EntityManager): Promise<WebhookEndpoint | null> {
+    const rows: EndpointRow[] = await this.database
+      .manager(manager)
+      .query(`SELECT * FROM webhook_endpoints WHERE organisation_id = $1 AND id = $2 FOR NO KEY UPDATE`, [
+        organisationId,
+        id,
+      ]);
+    return rows.length === 0 ? null : toEndpoint(rows[0]);
+  }
+
+  /**
+   * Makes `secretSealed` the endpoint's secret in one statement. With `previousUntil`, the secret it had (sealed
+   * as it was) becomes the previous one until then; without, no previous secret is kept.
+   */
+  async rotateSecret(
+    organisationId: string,
+    id: string,
+    secretSealed: Buffer,
+    previousUntil: Date | null,
+    manager?: EntityManager,
+  ): Promise<WebhookEndpoint | null> {
+    // The right-hand side of SET reads the row as it was, so previous_secret_sealed takes the old secret.
+    const [rows]: [EndpointRow[], number] = await this.database.manager(manager).query(
+      `UPDATE webhook_endpoints
+          SET previous_secret_sealed = CASE WHEN $4::timestamptz IS NULL THEN NULL ELSE secret_sealed END,
+              previous_secret_expires_at = $4::timestamptz,
+              secret_sealed = $3
+        WHERE organisation_id = $1 AND id = $2
+        RETURNING *`,
+      [organisationId, id, secretSealed, previousUntil],
+    );
+    return rows.length === 0 ? null : toEndpoint(rows[0]);
+  }
+
+  /**
+   * Retention, across every organisation: erases the previous secrets whose overlap ended by `now`.
+   * Answers how many endpoints it changed.
+   */
+  async erasePreviousSecrets(now: Date, manager?: EntityManager): Promise<number> {
+    const [, count]: [unknown[], number] = await this.database.manager(manager).query(
+      `UPDATE webhook_endpoints SET previous_secret_sealed = NULL, previous_secret_expires_at = NULL
+        WHERE previous_secret_expires_at <= $1`,
+      [now],
+    );
+    return count;
+  }
+}
+
+function toEndpoint(row: EndpointRow): WebhookEndpoint {
+  return {
+    id: row.id,
+    organisationId: row.organisation_id,
+    url: row.url,
+    events: row.events,
+    secretSealed: row.secret_sealed,
+    previousSecretSealed: row.previous_secret_sealed,
+    previousSecretExpiresAt: row.previous_secret_expires_at,
+    createdAt: row.created_at,
+  };
+}
