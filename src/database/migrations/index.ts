@@ -3,6 +3,18 @@ import { EmployeesSkillsRatings1763762500000 } from './1763762500000-employees-s
 import { Positions1763762600000 } from './1763762600000-positions';
 import { Webhooks1763762700000 } from './1763762700000-webhooks';
 import { Performance1763762800000 } from './1763762800000-performance';
+import { Events1763763000000 } from './1763763000000-events';
+import { IdempotencyKeys1763763100000 } from './1763763100000-idempotency-keys';
+import { UpdatedSinceIndexes1763763150000 } from './1763763150000-updated-since-indexes';
 
 /** Every migration in order; listed rather than globbed so ts-node, Jest and dist load the same set. */
-export const MIGRATIONS = [Foundation1763762400000, EmployeesSkillsRatings1763762500000, Positions1763762600000, Webhooks1763762700000, Performance1763762800000];
+export const MIGRATIONS = [
+  Foundation1763762400000,
+  EmployeesSkillsRatings1763762500000,
+  Positions1763762600000,
+  Webhooks1763762700000,
+  Performance1763762800000,
+  Events1763763000000,
+  IdempotencyKeys1763763100000,
+  UpdatedSinceIndexes1763763150000,
+];

@@ -1,0 +1,102 @@
+import { CallHandler, ExecutionContext, HttpStatus, Injectable, NestInterceptor } from '@nestjs/common';
+import { HTTP_CODE_METADATA } from '@nestjs/common/constants';
+import { Reflector } from '@nestjs/core';
+import type { Response } from 'express';
+import { defer, lastValueFrom, Observable } from 'rxjs';
+import { IS_PUBLIC } from '../auth/public.decorator';
+import { AuthenticatedRequest } from '../auth/request-authenticator';
+import { toErrorResponse } from '../common/all-exceptions.filter';
+import { AppError, ConflictError, ErrorBody, IdempotencyKeyReusedError, ValidationError } from '../common/errors';
+import { Database } from '../database/database';
+import { IdempotencyKeysRepository, KeptResponse } from './idempotency-keys.repository';
+import { requestFingerprint } from './request-fingerprint';
+
+export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
+export const IDEMPOTENCY_REPLAYED_HEADER = 'Idempotency-Replayed';
+const KEPT_FOR_MS = 24 * 60 * 60 * 1000;
+const KEY = /^[\x20-\x7e]{1,255}$/;
+/** A request with the key is still running: ask again in this many seconds. */
+const IN_FLIGHT_RETRY_AFTER_SECONDS = 1;
+
+type Outcome = { replay: KeptResponse } | { value: unknown } | { error: unknown };
+
+/**
+ * Safe retries (decisions.md, "Safe retries"): a POST under /api/v1 with an Idempotency-Key runs in one
+ * transaction that claims the key, runs the route (its own transactions become savepoints) and keeps the
+ * response, so the change and the kept response commit together or not at all: a crash between them
+ * cannot leave a change whose retry runs it again. A later request with the key replays the response
+ * (`Idempotency-Replayed: true`), or is 422 when it is a different request, or 409 while the first runs.
+ * A 5xx keeps nothing, so a retry runs again. The rate limit, the key and the body checks come before.
+ */
+@Injectable()
+export class IdempotencyInterceptor implements NestInterceptor {
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly database: Database,
+    private readonly keys: IdempotencyKeysRepository,
+  ) {}
+
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
+    const key = request.headers[IDEMPOTENCY_KEY_HEADER.toLowerCase()];
+    const isPublic = this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [context.getHandler(), context.getClass()]);
+    if (request.method !== 'POST' || key === undefined || isPublic) return next.handle();
+    if (typeof key !== 'string' || !KEY.test(key)) {
+      throw ValidationError.forField(
+        IDEMPOTENCY_KEY_HEADER,
+        'Idempotency-Key must be 1 to 255 printable ASCII characters',
+      );
+    }
+    return defer(() => this.runOnce(context, next, key));
+  }
+
+  private async runOnce(context: ExecutionContext, next: CallHandler, key: string): Promise<unknown> {
+    const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
+    const response = context.switchToHttp().getResponse<Response>();
+    const organisationId = request.auth!.organisationId;
+    const fingerprint = requestFingerprint(request.method, request.path, request.body);
+
+    const outcome = await this.database.requestTransaction(async (manager): Promise<Outcome> => {
+      if (!(await this.keys.tryClaim(organisationId, key, manager))) {
+        response.setHeader('Retry-After', IN_FLIGHT_RETRY_AFTER_SECONDS);
+        throw new ConflictError('A request with this Idempotency-Key is still running; retry shortly');
+      }
+      const now = new Date();
+      const kept = await this.keys.find(organisationId, key, now, manager);
+      if (kept) return { replay: kept };
+
+      // A savepoint, so that what a failed route wrote is undone while its 4xx answer is still kept.
+      const ran: Outcome = await manager
+        .transaction(() => lastValueFrom<unknown, null>(next.handle(), { defaultValue: null }))
+        .then(
+          (value: unknown) => ({ value }),
+          (error: unknown) => ({ error }),
+        );
+      const { status, body } = 'error' in ran ? toErrorResponse(ran.error) : this.success(context, ran);
+      if (status >= 500) throw (ran as { error: unknown }).error;
+      const answer = { fingerprint, statusCode: status, body: JSON.stringify(body) };
+      await this.keys.keep(organisationId, key, answer, now, new Date(now.getTime() + KEPT_FOR_MS), manager);
+      return ran;
+    });
+
+    if ('replay' in outcome) return this.replay(outcome.replay, fingerprint, response);
+    if ('error' in outcome) throw outcome.error;
+    return outcome.value;
+  }
+
+  /** A POST answers 201 unless its route declares another status. */
+  private success(context: ExecutionContext, { value }: { value: unknown }): { status: number; body: unknown } {
+    const declared = this.reflector.get<number | undefined>(HTTP_CODE_METADATA, context.getHandler());
+    return { status: declared ?? HttpStatus.CREATED, body: value };
+  }
+
+  private replay(kept: KeptResponse, fingerprint: string, response: Response): unknown {
+    if (kept.fingerprint !== fingerprint) throw new IdempotencyKeyReusedError();
+    response.setHeader(IDEMPOTENCY_REPLAYED_HEADER, 'true');
+    const body = JSON.parse(kept.body) as unknown;
+    if (kept.statusCode < 400) return body;
+    // The filter writes an AppError's envelope exactly as the kept one, with the kept status.
+    const { error } = body as ErrorBody;
+    throw new AppError(kept.statusCode, error.code, error.message, error.details);
+  }
+}
