@@ -20,5 +20,6 @@ module.exports = {
   },
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+  setupFiles: ['<rootDir>/test/support/worker-setup.ts'],
   testTimeout: 30000,
 };

@@ -8,7 +8,11 @@ import { ProbeModule } from '../support/probe.module';
 async function cli(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = '';
   let stderr = '';
-  const code = await runCli(argv, { stdout: (chunk) => (stdout += chunk), stderr: (chunk) => (stderr += chunk) }, testConfig());
+  const code = await runCli(
+    argv,
+    { stdout: (chunk) => (stdout += chunk), stderr: (chunk) => (stderr += chunk) },
+    testConfig(),
+  );
   return { code, stdout, stderr };
 }
 
@@ -41,7 +45,11 @@ describe('operator command line', () => {
     const byName = await cli('api-key', 'create', '--org', orgName, '--label', 'hr sync', '--json');
     expect(byName.code).toBe(0);
     const key = onlyJsonObject(byName.stdout) as { id: string; organisationId: string; key: string };
-    expect(key).toEqual({ id: expect.any(String), organisationId: expect.any(String), key: expect.stringMatching(/^sk_/) });
+    expect(key).toEqual({
+      id: expect.any(String),
+      organisationId: expect.any(String),
+      key: expect.stringMatching(/^sk_/),
+    });
 
     const probe = await request(app.getHttpServer()).get('/api/v1/probe').set('Authorization', `Bearer ${key.key}`);
     expect(probe.body.data).toEqual({ organisationId: key.organisationId });
@@ -81,9 +89,102 @@ describe('operator command line', () => {
     expect(onlyJsonObject(migrated.stdout)).toEqual({ applied: [] });
   });
 
-  it('explains a usage mistake', async () => {
+  it('refuses an empty or blank organisation name, and trims the name it keeps', async () => {
+    for (const blank of ['', '   ', '\t']) {
+      const refused = await cli('org', 'create', blank, '--json');
+      expect(refused.code).toBe(1);
+      expect(onlyJsonObject(refused.stdout)).toEqual({
+        error: { message: 'An organisation name must not be empty', code: 'VALIDATION_ERROR' },
+      });
+    }
+    const name = `Spaced ${Math.random().toString(36).slice(2)}`;
+    const created = await cli('org', 'create', `  ${name} `, '--json');
+    expect(onlyJsonObject(created.stdout)).toMatchObject({ name });
+  });
+
+  it('lists the organisations, oldest first, as one JSON object or as a table', async () => {
+    const listed = await cli('org', 'list', '--json');
+    expect(listed.code).toBe(0);
+    const { organisations } = onlyJsonObject(listed.stdout) as {
+      organisations: Array<{ id: string; name: string; createdAt: string }>;
+    };
+    const acme = organisations.find((organisation) => organisation.name === orgName);
+    expect(acme).toEqual({
+      id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      name: orgName,
+      createdAt: expect.any(String),
+    });
+    expect(new Date(acme!.createdAt).toISOString()).toBe(acme!.createdAt);
+    const times = organisations.map((organisation) => organisation.createdAt);
+    expect([...times].sort()).toEqual(times);
+
+    const text = await cli('org', 'list');
+    expect(text.stdout.split('\n')[0]).toMatch(/^ID +NAME +CREATED$/);
+    expect(text.stdout).toMatch(new RegExp(`^${acme!.id}  ${orgName} +${acme!.createdAt}$`, 'm'));
+  });
+
+  it("lists an organisation's keys with id, label, creation and revocation, never the key or its hash", async () => {
+    const name = `Keys ${Math.random().toString(36).slice(2)}`;
+    const { id: organisationId } = onlyJsonObject((await cli('org', 'create', name, '--json')).stdout) as {
+      id: string;
+    };
+    const first = onlyJsonObject((await cli('api-key', 'create', '--org', name, '--label', 'sync', '--json')).stdout);
+    const second = onlyJsonObject((await cli('api-key', 'create', '--org', organisationId, '--json')).stdout);
+    await cli('api-key', 'revoke', first.id as string);
+
+    const listed = await cli('api-key', 'list', '--org', name.toLowerCase(), '--json');
+    expect(listed.code).toBe(0);
+    expect(onlyJsonObject(listed.stdout)).toEqual({
+      apiKeys: [
+        { id: first.id, label: 'sync', createdAt: expect.any(String), revokedAt: expect.any(String) },
+        { id: second.id, label: null, createdAt: expect.any(String), revokedAt: null },
+      ],
+    });
+    const [hashed] = await dataSourceOf(app).query('SELECT key_hash FROM api_keys WHERE id = $1', [first.id]);
+    for (const secret of [first.key, second.key, hashed.key_hash]) expect(listed.stdout).not.toContain(secret);
+
+    const text = await cli('api-key', 'list', '--org', organisationId);
+    expect(text.stdout.split('\n')[0]).toMatch(/^ID +LABEL +CREATED +REVOKED$/);
+    expect(text.stdout).toMatch(new RegExp(`^${second.id as string}  - +\\S+ +-$`, 'm'));
+    for (const secret of [first.key, second.key, hashed.key_hash]) expect(text.stdout).not.toContain(secret);
+
+    const none = await cli('api-key', 'list', '--org', 'No Such Org', '--json');
+    expect(onlyJsonObject(none.stdout)).toEqual({ error: { message: expect.any(String), code: 'NOT_FOUND' } });
+  });
+
+  it('explains a usage mistake once', async () => {
     const wrong = await cli('api-key', 'create', '--json');
     expect(wrong.code).toBe(1);
-    expect(onlyJsonObject(wrong.stdout)).toEqual({ error: { message: expect.stringContaining('--org'), code: 'USAGE' } });
+    expect(onlyJsonObject(wrong.stdout)).toEqual({
+      error: { message: expect.stringContaining('--org'), code: 'USAGE' },
+    });
+    const text = await cli('api-key', 'create');
+    expect(text.code).toBe(1);
+    expect(text.stdout).toBe('');
+    expect(text.stderr).toBe("required option '--org <id or name>' not specified\n");
+  });
+
+  it('answers a missing command with the help, and with one JSON error under --json', async () => {
+    const bare = await cli();
+    expect(bare.code).toBe(1);
+    expect(bare.stderr).toMatch(/^Usage: skills-service \[options\] \[command\]/);
+    expect(bare.stderr).not.toContain('outputHelp');
+
+    const json = await cli('--json');
+    expect(json.code).toBe(1);
+    expect(onlyJsonObject(json.stdout)).toEqual({
+      error: { message: expect.stringContaining('org, api-key, db, positions'), code: 'USAGE' },
+    });
+    const group = await cli('org', '--json');
+    expect(onlyJsonObject(group.stdout)).toEqual({
+      error: { message: 'skills-service org needs a command: create, list (see --help)', code: 'USAGE' },
+    });
+  });
+
+  it('names itself skills-service in its help', async () => {
+    const help = await cli('--help');
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/^Usage: skills-service \[options\] \[command\]/);
+    expect(help.stdout).not.toMatch(/\bcli\b/);
   });
 });

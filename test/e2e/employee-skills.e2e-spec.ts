@@ -1,5 +1,8 @@
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { PostgresQueryRunner } from 'typeorm/driver/postgres/PostgresQueryRunner';
+import { DeletedResponse } from '../../src/common/dto/deleted.response';
+import { EmployeeDetailResponse } from '../../src/employees/dto/employee.response';
+import { PersonSkillResponse, RatingResponse } from '../../src/ratings/dto/rating.response';
 import { apiClient } from '../support/api-client';
 import { createTenant, createTestApp, TestTenant } from '../support/app';
 import { EventRecorder } from '../support/event-recorder';
@@ -24,14 +27,17 @@ describe('employee skills', () => {
     await app.close();
   });
 
-  const { get, put, del } = apiClient(() => app, () => tenant);
+  const { get, put, del } = apiClient(
+    () => app,
+    () => tenant,
+  );
 
   describe('PUT /employees/{id}/skills/{skillId}', () => {
     it('creates the PersonSkill with its first rating and emits skill.rated with the Rating', async () => {
       const employee = await createEmployee(app, tenant);
       const skill = await createSkill(app, tenant);
       events.clear(tenant.organisationId);
-      const response = await put(`/employees/${employee.id}/skills/${skill.id}`, {
+      const response = await put<PersonSkillResponse>(`/employees/${employee.id}/skills/${skill.id}`, {
         score: 4,
         ratingType: 'MANAGER_EVALUATION',
         comment: 'Solid',
@@ -45,7 +51,12 @@ describe('employee skills', () => {
       };
       expect(response.body).toEqual({
         success: true,
-        data: { personSkillId: expect.stringMatching(/^[0-9a-f-]{36}$/), skillId: skill.id, skillName: skill.name, latestRating },
+        data: {
+          personSkillId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+          skillId: skill.id,
+          skillName: skill.name,
+          latestRating,
+        },
       });
       const { personSkillId, latestRating: added } = response.body.data;
       expect(events.of(tenant.organisationId)).toEqual([
@@ -55,7 +66,7 @@ describe('employee skills', () => {
             employeeId: employee.id,
             rating: { ...added, personSkillId, skillId: skill.id, skillName: skill.name },
           },
-          occurredAt: added.createdAt,
+          occurredAt: added!.createdAt,
           inTransaction: true,
         },
       ]);
@@ -64,13 +75,19 @@ describe('employee skills', () => {
     it('appends a rating to the existing PersonSkill, never updating the earlier one', async () => {
       const employee = await createEmployee(app, tenant);
       const skill = await createSkill(app, tenant);
-      const first = await put(`/employees/${employee.id}/skills/${skill.id}`, { score: 1, ratingType: 'SELF_ASSESMENT' }).expect(200);
-      const second = await put(`/employees/${employee.id}/skills/${skill.id}`, { score: 2, ratingType: 'LLM_RATING' }).expect(200);
+      const first = await put<PersonSkillResponse>(`/employees/${employee.id}/skills/${skill.id}`, {
+        score: 1,
+        ratingType: 'SELF_ASSESMENT',
+      }).expect(200);
+      const second = await put<PersonSkillResponse>(`/employees/${employee.id}/skills/${skill.id}`, {
+        score: 2,
+        ratingType: 'LLM_RATING',
+      }).expect(200);
       expect(second.body.data.personSkillId).toBe(first.body.data.personSkillId);
       expect(second.body.data.latestRating).toMatchObject({ score: 2, ratingType: 'LLM_RATING', comment: null });
-      const ratings = await get(`/employees/${employee.id}/ratings`).expect(200);
-      expect(ratings.body.data.map((r: { score: number }) => r.score)).toEqual([2, 1]);
-      expect(ratings.body.data[1]).toMatchObject({ ratingId: first.body.data.latestRating.ratingId, score: 1 });
+      const ratings = await get<RatingResponse[]>(`/employees/${employee.id}/ratings`).expect(200);
+      expect(ratings.body.data.map((r) => r.score)).toEqual([2, 1]);
+      expect(ratings.body.data[1]).toMatchObject({ ratingId: first.body.data.latestRating!.ratingId, score: 1 });
     });
 
     it('creates one PersonSkill and two ratings from two concurrent first ratings', async () => {
@@ -78,15 +95,18 @@ describe('employee skills', () => {
       const skill = await createSkill(app, tenant);
       const responses = await Promise.all(
         [3, 5].map((score) =>
-          put(`/employees/${employee.id}/skills/${skill.id}`, { score, ratingType: 'MANAGER_EVALUATION' }),
+          put<PersonSkillResponse>(`/employees/${employee.id}/skills/${skill.id}`, {
+            score,
+            ratingType: 'MANAGER_EVALUATION',
+          }),
         ),
       );
       expect(responses.map((response) => response.status)).toEqual([200, 200]);
       expect(responses[0].body.data.personSkillId).toBe(responses[1].body.data.personSkillId);
-      const skills = await get(`/employees/${employee.id}/skills`).expect(200);
+      const skills = await get<PersonSkillResponse[]>(`/employees/${employee.id}/skills`).expect(200);
       expect(skills.body.data).toHaveLength(1);
-      const ratings = await get(`/employees/${employee.id}/ratings`).expect(200);
-      expect(ratings.body.data.map((r: { score: number }) => r.score).sort()).toEqual([3, 5]);
+      const ratings = await get<RatingResponse[]>(`/employees/${employee.id}/ratings`).expect(200);
+      expect(ratings.body.data.map((r) => r.score).sort()).toEqual([3, 5]);
       expect(events.namesOf(tenant.organisationId).filter((name) => name === 'skill.rated')).toHaveLength(2);
     });
 
@@ -97,7 +117,10 @@ describe('employee skills', () => {
       await put(`/employees/${employee.id}/skills/${skill.id}`, { score: 10, ratingType: 'LLM_RATING' }).expect(200);
       events.clear(tenant.organisationId);
       for (const score of [0, 11]) {
-        const response = await put(`/employees/${employee.id}/skills/${skill.id}`, { score, ratingType: 'LLM_RATING' }).expect(400);
+        const response = await put<PersonSkillResponse>(`/employees/${employee.id}/skills/${skill.id}`, {
+          score,
+          ratingType: 'LLM_RATING',
+        }).expect(400);
         expect(response.body.error).toEqual({
           code: 'VALIDATION_ERROR',
           message: expect.stringContaining('between 1 and 10'),
@@ -144,13 +167,13 @@ describe('employee skills', () => {
       const names = ['delta', 'Bravo', 'charlie', 'Alpha'].map((name) => `${name}-${unique('')}`);
       const skills = [];
       for (const name of names) skills.push(await createSkill(app, tenant, { name }));
-      const latest: Record<string, Record<string, any>> = {};
+      const latest: Record<string, RatingResponse> = {};
       for (const skill of skills) {
         await rate(app, tenant, employee.id, skill.id, { score: 1 });
         latest[skill.id] = await rate(app, tenant, employee.id, skill.id, { score: 2, comment: `on ${skill.name}` });
       }
-      const response = await get(`/employees/${employee.id}/skills`).expect(200);
-      expect(response.body.data.map((s: { skillName: string }) => s.skillName)).toEqual([names[3], names[1], names[2], names[0]]);
+      const response = await get<PersonSkillResponse[]>(`/employees/${employee.id}/skills`).expect(200);
+      expect(response.body.data.map((s) => s.skillName)).toEqual([names[3], names[1], names[2], names[0]]);
       const alpha = skills[3];
       expect(response.body.data[0]).toEqual({
         personSkillId: latest[alpha.id].personSkillId,
@@ -167,9 +190,22 @@ describe('employee skills', () => {
       expect(response.body.meta).toBeUndefined();
     });
 
+    it('orders skill names case-insensitively by code point, letters beyond ASCII after z, here and in the detail', async () => {
+      const employee = await createEmployee(app, tenant);
+      const names = ['Éclair', 'zeta', 'Alpha'].map((name) => `${name}-${unique('')}`);
+      for (const name of names) await rate(app, tenant, employee.id, (await createSkill(app, tenant, { name })).id);
+      const listed = await get<PersonSkillResponse[]>(`/employees/${employee.id}/skills`).expect(200);
+      expect(listed.body.data.map((s) => s.skillName)).toEqual([names[2], names[1], names[0]]);
+      const detail = await get<EmployeeDetailResponse>(`/employees/${employee.id}`).expect(200);
+      expect(detail.body.data.skills.map((s) => s.skillName)).toEqual([names[2], names[1], names[0]]);
+    });
+
     it('answers an employee without skills with an empty array, and unknown ids with 404', async () => {
       const employee = await createEmployee(app, tenant);
-      expect((await get(`/employees/${employee.id}/skills`).expect(200)).body).toEqual({ success: true, data: [] });
+      expect((await get<PersonSkillResponse[]>(`/employees/${employee.id}/skills`).expect(200)).body).toEqual({
+        success: true,
+        data: [],
+      });
       await get(`/employees/${UNKNOWN_ID}/skills`).expect(404);
       await get('/employees/nope/skills').expect(404);
     });
@@ -187,7 +223,9 @@ describe('employee skills', () => {
       const countQueries = async (path: string) => {
         spy.mockClear();
         await get(path).expect(200);
-        const feature = spy.mock.calls.filter(([sql]) => /\b(employees|person_skills|ratings|skills)\b/.test(String(sql)));
+        const feature = spy.mock.calls.filter(([sql]) =>
+          /\b(employees|person_skills|ratings|skills)\b/.test(String(sql)),
+        );
         return { all: spy.mock.calls.length, feature: feature.length };
       };
       try {
@@ -201,9 +239,9 @@ describe('employee skills', () => {
       } finally {
         spy.mockRestore();
       }
-      const detail = await get(`/employees/${employee.id}`).expect(200);
+      const detail = await get<EmployeeDetailResponse>(`/employees/${employee.id}`).expect(200);
       expect(detail.body.data.skills).toHaveLength(20);
-      expect(detail.body.data.skills.every((s: { latestRating: { score: number } }) => s.latestRating.score === 4)).toBe(true);
+      expect(detail.body.data.skills.every((s) => s.latestRating?.score === 4)).toBe(true);
     });
   });
 
@@ -219,11 +257,13 @@ describe('employee skills', () => {
       await addRatings(employee.id, skill.id, 5);
       await rate(app, tenant, employee.id, kept.id);
       events.clear(tenant.organisationId);
-      const response = await del(`/employees/${employee.id}/skills/${skill.id}`).expect(200);
+      const response = await del<DeletedResponse>(`/employees/${employee.id}/skills/${skill.id}`).expect(200);
       expect(response.body).toEqual({ success: true, data: { deleted: true } });
-      expect((await get(`/employees/${employee.id}/skills`)).body.data.map((s: { skillId: string }) => s.skillId)).toEqual([kept.id]);
-      const ratings = await get(`/employees/${employee.id}/ratings`).expect(200);
-      expect(ratings.body.data.map((r: { skillId: string }) => r.skillId)).toEqual([kept.id]);
+      expect(
+        (await get<PersonSkillResponse[]>(`/employees/${employee.id}/skills`)).body.data.map((s) => s.skillId),
+      ).toEqual([kept.id]);
+      const ratings = await get<RatingResponse[]>(`/employees/${employee.id}/ratings`).expect(200);
+      expect(ratings.body.data.map((r) => r.skillId)).toEqual([kept.id]);
       expect(events.of(tenant.organisationId)).toEqual([]);
     });
 
@@ -235,10 +275,10 @@ describe('employee skills', () => {
         const refused = await del(`/employees/${employee.id}/skills/${skill.id}${query}`).expect(409);
         expect(refused.body.error).toEqual({ code: 'CONFLICT', message: expect.stringContaining('force=true') });
       }
-      expect((await get(`/employees/${employee.id}/ratings`)).body.meta.total).toBe(6);
+      expect((await get<RatingResponse[]>(`/employees/${employee.id}/ratings`)).body.meta.total).toBe(6);
       await del(`/employees/${employee.id}/skills/${skill.id}?force=true`).expect(200);
-      expect((await get(`/employees/${employee.id}/ratings`)).body.meta.total).toBe(0);
-      expect((await get(`/employees/${employee.id}`)).body.data.skills).toEqual([]);
+      expect((await get<RatingResponse[]>(`/employees/${employee.id}/ratings`)).body.meta.total).toBe(0);
+      expect((await get<EmployeeDetailResponse>(`/employees/${employee.id}`)).body.data.skills).toEqual([]);
     });
 
     it('accepts force=true on a link with few ratings and rejects a force that is not true or false', async () => {

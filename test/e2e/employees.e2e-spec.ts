@@ -1,6 +1,12 @@
 import { NestExpressApplication } from '@nestjs/platform-express';
-import { EMPLOYEE_SEARCH_CONDITION } from '../../src/employees/employee-search';
+import {
+  DeactivatedEmployeeResponse,
+  EmployeeDetailResponse,
+  EmployeeResponse,
+} from '../../src/employees/dto/employee.response';
+import { employeeSearchCondition } from '../../src/employees/employees.repository';
 import { Employee } from '../../src/employees/entities/employee.entity';
+import { WebhookResponse } from '../../src/webhooks/dto/webhook.response';
 import { apiClient } from '../support/api-client';
 import { createTenant, createTestApp, dataSourceOf, TestTenant } from '../support/app';
 import { EventRecorder } from '../support/event-recorder';
@@ -26,11 +32,14 @@ describe('employees', () => {
     await app.close();
   });
 
-  const { get, post, patch, del } = apiClient(() => app, () => tenant);
+  const { get, post, patch, del } = apiClient(
+    () => app,
+    () => tenant,
+  );
 
   describe('POST /employees', () => {
     it('creates an employee with every field, returns it with 201 and emits employee.created with it', async () => {
-      const response = await post('/employees', {
+      const response = await post<EmployeeResponse>('/employees', {
         personnelNumber: 'P-001',
         firstName: 'Grace',
         lastName: 'Hopper',
@@ -55,15 +64,22 @@ describe('employees', () => {
           hiredAt: '2026-01-31T07:00:00.000Z',
           leftAt: null,
           isHRTeamMember: true,
+          createdAt: expect.stringMatching(ISO_MS),
+          updatedAt: response.body.data.createdAt,
         },
       });
       expect(events.of(tenant.organisationId)).toEqual([
-        { name: 'employee.created', data: response.body.data, occurredAt: expect.stringMatching(ISO_MS), inTransaction: true },
+        {
+          name: 'employee.created',
+          data: response.body.data,
+          occurredAt: expect.stringMatching(ISO_MS),
+          inTransaction: true,
+        },
       ]);
     });
 
     it('defaults title, gender, hiredAt and departmentId to null and isHRTeamMember to false', async () => {
-      const response = await post('/employees', {
+      const response = await post<EmployeeResponse>('/employees', {
         personnelNumber: 'P-2',
         firstName: 'A',
         lastName: 'B',
@@ -131,25 +147,74 @@ describe('employees', () => {
     it('refuses a duplicate personnelNumber in the organisation with 409, and emits nothing', async () => {
       await createEmployee(app, tenant, { personnelNumber: 'DUP-1' });
       events.clear(tenant.organisationId);
-      const response = await post('/employees', {
+      const response = await post<EmployeeResponse>('/employees', {
         personnelNumber: 'DUP-1',
         firstName: 'A',
         lastName: 'B',
         businessEmail: 'other@example.com',
       }).expect(409);
-      expect(response.body).toEqual({ success: false, error: { code: 'CONFLICT', message: expect.stringContaining('personnelNumber') } });
+      expect(response.body).toEqual({
+        success: false,
+        error: { code: 'CONFLICT', message: expect.stringContaining('personnelNumber') },
+      });
       expect(events.of(tenant.organisationId)).toEqual([]);
     });
 
     it('refuses a businessEmail that differs only in case with 409', async () => {
       await createEmployee(app, tenant, { businessEmail: 'Same.Person@Example.com' });
-      const response = await post('/employees', {
+      const response = await post<EmployeeResponse>('/employees', {
         personnelNumber: unique('p'),
         firstName: 'A',
         lastName: 'B',
         businessEmail: 'same.person@example.COM',
       }).expect(409);
       expect(response.body.error.message).toContain('businessEmail');
+    });
+
+    it('answers 500 and writes neither the employee nor a delivery when the outbox insert fails', async () => {
+      const webhook = await post<WebhookResponse>('/webhooks', {
+        url: 'https://127.0.0.1:9/outbox',
+        events: ['employee.created'],
+      });
+      expect(webhook.status).toBe(201);
+      const database = dataSourceOf(app);
+      const written = async () => {
+        const [row] = await database.query(
+          `SELECT (SELECT count(*)::int FROM employees WHERE organisation_id = $1) AS employees,
+                  (SELECT count(*)::int FROM webhook_deliveries WHERE organisation_id = $1) AS deliveries`,
+          [tenant.organisationId],
+        );
+        return row;
+      };
+      // The delivery insert itself fails, for this organisation only: other test files share the table.
+      const trigger = `outbox_fails_${tenant.organisationId.replace(/-/g, '')}`;
+      await database.query(
+        `CREATE FUNCTION ${trigger}() RETURNS trigger LANGUAGE plpgsql AS $$
+         BEGIN
+           IF NEW.organisation_id = TG_ARGV[0]::uuid THEN RAISE EXCEPTION 'outbox unavailable'; END IF;
+           RETURN NEW;
+         END $$`,
+      );
+      await database.query(
+        `CREATE TRIGGER ${trigger} BEFORE INSERT ON webhook_deliveries
+         FOR EACH ROW EXECUTE FUNCTION ${trigger}('${tenant.organisationId}')`,
+      );
+      const body = { personnelNumber: 'OUTBOX-1', firstName: 'A', lastName: 'B', businessEmail: 'outbox@example.com' };
+      try {
+        const response = await post('/employees', body).expect(500);
+        expect(response.body).toEqual({
+          success: false,
+          error: { code: 'INTERNAL_ERROR', message: 'Internal server error' },
+        });
+        expect(await written()).toEqual({ employees: 0, deliveries: 0 });
+      } finally {
+        await database.query(`DROP TRIGGER ${trigger} ON webhook_deliveries`);
+        await database.query(`DROP FUNCTION ${trigger}()`);
+      }
+      // The same call without the trigger writes both: the 500 was the outbox insert's.
+      await post('/employees', body).expect(201);
+      expect(await written()).toEqual({ employees: 1, deliveries: 1 });
+      await del(`/webhooks/${webhook.body.data.id}`).expect(200);
     });
 
     it('allows the same personnelNumber and businessEmail in another organisation', async () => {
@@ -163,18 +228,25 @@ describe('employees', () => {
     it('lists oldest first with exact meta, and a page past the end is empty', async () => {
       const created = [];
       for (let i = 0; i < 5; i++) created.push(await createEmployee(app, tenant));
-      const first = await get('/employees?limit=2').expect(200);
+      const first = await get<EmployeeResponse[]>('/employees?limit=2').expect(200);
       expect(first.body.data).toEqual([created[0], created[1]]);
-      expect(first.body.meta).toEqual({ total: 5, page: 1, limit: 2, totalPages: 3, hasNextPage: true, hasPrevPage: false });
-      const last = await get('/employees?limit=2&page=3').expect(200);
+      expect(first.body.meta).toEqual({
+        total: 5,
+        page: 1,
+        limit: 2,
+        totalPages: 3,
+        hasNextPage: true,
+        hasPrevPage: false,
+      });
+      const last = await get<EmployeeResponse[]>('/employees?limit=2&page=3').expect(200);
       expect(last.body.data).toEqual([created[4]]);
-      const past = await get('/employees?limit=2&page=4').expect(200);
+      const past = await get<EmployeeResponse[]>('/employees?limit=2&page=4').expect(200);
       expect(past.body.data).toEqual([]);
       expect(past.body.meta).toMatchObject({ total: 5, page: 4, hasNextPage: false, hasPrevPage: true });
     });
 
     it('uses defaults page 1 and limit 20 and rejects a bad limit', async () => {
-      const response = await get('/employees').expect(200);
+      const response = await get<EmployeeResponse[]>('/employees').expect(200);
       expect(response.body.meta).toMatchObject({ page: 1, limit: 20, total: 0, totalPages: 0 });
       await get('/employees?limit=101').expect(400);
     });
@@ -183,17 +255,19 @@ describe('employees', () => {
       const active = await createEmployee(app, tenant);
       const leaving = await createEmployee(app, tenant);
       await del(`/employees/${leaving.id}`).expect(200);
-      const activeOnes = await get('/employees?isActive=true').expect(200);
-      expect(activeOnes.body.data.map((e: { id: string }) => e.id)).toEqual([active.id]);
-      const inactiveOnes = await get('/employees?isActive=false').expect(200);
-      expect(inactiveOnes.body.data.map((e: { id: string }) => e.id)).toEqual([leaving.id]);
+      const activeOnes = await get<EmployeeResponse[]>('/employees?isActive=true').expect(200);
+      expect(activeOnes.body.data.map((e) => e.id)).toEqual([active.id]);
+      const inactiveOnes = await get<EmployeeResponse[]>('/employees?isActive=false').expect(200);
+      expect(inactiveOnes.body.data.map((e) => e.id)).toEqual([leaving.id]);
       expect(inactiveOnes.body.meta.total).toBe(1);
     });
 
     describe('exact totals kept per organisation (organisation_employee_counts)', () => {
       /** meta.total of the unfiltered, isActive=true and isActive=false lists. */
       const totals = async () => {
-        const lists = ['', '?isActive=true', '?isActive=false'].map((filter) => get(`/employees${filter}`).expect(200));
+        const lists = ['', '?isActive=true', '?isActive=false'].map((filter) =>
+          get<EmployeeResponse[]>(`/employees${filter}`).expect(200),
+        );
         return (await Promise.all(lists)).map((response) => response.body.meta.total);
       };
       const counted = async () => {
@@ -210,7 +284,12 @@ describe('employees', () => {
         const ada = await createEmployee(app, tenant);
         const alan = await createEmployee(app, tenant);
         expect(await totals()).toEqual([2, 2, 0]);
-        const duplicate = { personnelNumber: ada.personnelNumber, firstName: 'A', lastName: 'B', businessEmail: `x.${ada.businessEmail}` };
+        const duplicate = {
+          personnelNumber: ada.personnelNumber,
+          firstName: 'A',
+          lastName: 'B',
+          businessEmail: `x.${ada.businessEmail}`,
+        };
         await post('/employees', duplicate).expect(409);
         expect(await totals()).toEqual([2, 2, 0]);
         await del(`/employees/${ada.id}`).expect(200);
@@ -237,8 +316,10 @@ describe('employees', () => {
       it('leave filtered totals counted', async () => {
         await createEmployee(app, tenant, { departmentId: 'D-1', firstName: 'Zelda' });
         await createEmployee(app, tenant, { departmentId: 'D-2' });
-        expect((await get('/employees?departmentId=D-1').expect(200)).body.meta.total).toBe(1);
-        expect((await get('/employees?search=zelda&isActive=true').expect(200)).body.meta.total).toBe(1);
+        expect((await get<EmployeeResponse[]>('/employees?departmentId=D-1').expect(200)).body.meta.total).toBe(1);
+        expect(
+          (await get<EmployeeResponse[]>('/employees?search=zelda&isActive=true').expect(200)).body.meta.total,
+        ).toBe(1);
       });
     });
 
@@ -252,15 +333,15 @@ describe('employees', () => {
       await createEmployee(app, tenant, { departmentId: 'SALES-EU' });
       await createEmployee(app, tenant, { departmentId: 'sales' });
       await createEmployee(app, tenant);
-      const response = await get('/employees?departmentId=SALES').expect(200);
+      const response = await get<EmployeeResponse[]>('/employees?departmentId=SALES').expect(200);
       expect(response.body.data).toEqual([sales]);
       await get(`/employees?departmentId=${'x'.repeat(65)}`).expect(400);
     });
 
     describe('search', () => {
-      let ada: Record<string, any>;
-      let alan: Record<string, any>;
-      let odd: Record<string, any>;
+      let ada: EmployeeResponse;
+      let alan: EmployeeResponse;
+      let odd: EmployeeResponse;
 
       beforeEach(async () => {
         ada = await createEmployee(app, tenant, {
@@ -284,7 +365,9 @@ describe('employees', () => {
       });
 
       const idsFor = async (term: string) =>
-        (await get(`/employees?search=${encodeURIComponent(term)}`).expect(200)).body.data.map((e: { id: string }) => e.id);
+        (await get<EmployeeResponse[]>(`/employees?search=${encodeURIComponent(term)}`).expect(200)).body.data.map(
+          (e) => e.id,
+        );
 
       it.each([
         ['a firstName, in another case', 'aDA', () => [ada.id]],
@@ -318,7 +401,7 @@ describe('employees', () => {
           const [sql, parameters] = manager
             .createQueryBuilder(Employee, 'employee')
             .select('employee.id')
-            .where(EMPLOYEE_SEARCH_CONDITION, { search: 'lovel' })
+            .where(employeeSearchCondition('employee', ':search'), { search: 'lovel' })
             .getQueryAndParameters();
           return manager.query(`EXPLAIN ${sql}`, parameters);
         });
@@ -327,8 +410,8 @@ describe('employees', () => {
 
       it('combines with the other filters and counts only matches', async () => {
         await del(`/employees/${alan.id}`).expect(200);
-        const response = await get('/employees?search=emp-1&isActive=true').expect(200);
-        expect(response.body.data.map((e: { id: string }) => e.id)).toEqual([ada.id]);
+        const response = await get<EmployeeResponse[]>('/employees?search=emp-1&isActive=true').expect(200);
+        expect(response.body.data.map((e) => e.id)).toEqual([ada.id]);
         expect(response.body.meta.total).toBe(1);
       });
     });
@@ -341,8 +424,12 @@ describe('employees', () => {
       const alpha = await createSkill(app, tenant, { name: unique('Alpha') });
       await rate(app, tenant, employee.id, zeta.id, { score: 1 });
       const first = await rate(app, tenant, employee.id, alpha.id, { score: 2, comment: 'first' });
-      const latest = await rate(app, tenant, employee.id, alpha.id, { score: 4, ratingType: 'SELF_ASSESMENT', comment: 'x' });
-      const response = await get(`/employees/${employee.id}`).expect(200);
+      const latest = await rate(app, tenant, employee.id, alpha.id, {
+        score: 4,
+        ratingType: 'SELF_ASSESMENT',
+        comment: 'x',
+      });
+      const response = await get<EmployeeDetailResponse>(`/employees/${employee.id}`).expect(200);
       expect(response.body).toEqual({
         success: true,
         data: {
@@ -367,7 +454,7 @@ describe('employees', () => {
 
     it('returns an employee without skills with an empty skills array', async () => {
       const employee = await createEmployee(app, tenant);
-      const response = await get(`/employees/${employee.id}`).expect(200);
+      const response = await get<EmployeeDetailResponse>(`/employees/${employee.id}`).expect(200);
       expect(response.body.data).toEqual({ ...employee, skills: [] });
     });
 
@@ -381,23 +468,35 @@ describe('employees', () => {
     it('changes only the supplied fields, clears nullable ones with null and emits employee.updated', async () => {
       const employee = await createEmployee(app, tenant, { title: 'Engineer', gender: 'x', departmentId: 'D1' });
       events.clear(tenant.organisationId);
-      const response = await patch(`/employees/${employee.id}`, {
+      const response = await patch<EmployeeResponse>(`/employees/${employee.id}`, {
         firstName: 'Augusta',
         title: null,
         hiredAt: '2020-05-01',
         isHRTeamMember: true,
       }).expect(200);
-      const expected = { ...employee, firstName: 'Augusta', title: null, hiredAt: '2020-05-01T00:00:00.000Z', isHRTeamMember: true };
+      const expected = {
+        ...employee,
+        firstName: 'Augusta',
+        title: null,
+        hiredAt: '2020-05-01T00:00:00.000Z',
+        isHRTeamMember: true,
+        updatedAt: response.body.data.updatedAt,
+      };
       expect(response.body).toEqual({ success: true, data: expected });
+      expect(Date.parse(expected.updatedAt)).toBeGreaterThan(Date.parse(employee.updatedAt));
       expect(events.of(tenant.organisationId)).toEqual([
         { name: 'employee.updated', data: expected, occurredAt: expect.any(String), inTransaction: true },
       ]);
-      expect((await get(`/employees/${employee.id}`)).body.data).toMatchObject(expected);
+      expect((await get<EmployeeDetailResponse>(`/employees/${employee.id}`)).body.data).toMatchObject(expected);
     });
 
     it('clears gender, departmentId and hiredAt with null', async () => {
       const employee = await createEmployee(app, tenant, { gender: 'x', departmentId: 'D1', hiredAt: '2020-01-01' });
-      const response = await patch(`/employees/${employee.id}`, { gender: null, departmentId: null, hiredAt: null }).expect(200);
+      const response = await patch<EmployeeResponse>(`/employees/${employee.id}`, {
+        gender: null,
+        departmentId: null,
+        hiredAt: null,
+      }).expect(200);
       expect(response.body.data).toMatchObject({ gender: null, departmentId: null, hiredAt: null });
     });
 
@@ -421,22 +520,30 @@ describe('employees', () => {
       const taken = await createEmployee(app, tenant, { businessEmail: 'taken@example.com' });
       const employee = await createEmployee(app, tenant);
       events.clear(tenant.organisationId);
-      await patch(`/employees/${employee.id}`, { personnelNumber: taken.personnelNumber, firstName: 'Changed' }).expect(409);
+      await patch(`/employees/${employee.id}`, { personnelNumber: taken.personnelNumber, firstName: 'Changed' }).expect(
+        409,
+      );
       await patch(`/employees/${employee.id}`, { businessEmail: 'TAKEN@example.com' }).expect(409);
       expect(events.of(tenant.organisationId)).toEqual([]);
-      expect((await get(`/employees/${employee.id}`)).body.data.firstName).toBe(employee.firstName);
+      expect((await get<EmployeeDetailResponse>(`/employees/${employee.id}`)).body.data.firstName).toBe(
+        employee.firstName,
+      );
     });
 
     it('keeps its own email when only its case changes', async () => {
       const employee = await createEmployee(app, tenant, { businessEmail: 'me@example.com' });
-      const response = await patch(`/employees/${employee.id}`, { businessEmail: 'Me@Example.com' }).expect(200);
+      const response = await patch<EmployeeResponse>(`/employees/${employee.id}`, {
+        businessEmail: 'Me@Example.com',
+      }).expect(200);
       expect(response.body.data.businessEmail).toBe('Me@Example.com');
     });
 
     it('deactivates with leftAt: emits employee.updated, then employee.deactivated', async () => {
       const employee = await createEmployee(app, tenant);
       events.clear(tenant.organisationId);
-      const response = await patch(`/employees/${employee.id}`, { leftAt: '2026-03-01T12:00:00+01:00' }).expect(200);
+      const response = await patch<EmployeeResponse>(`/employees/${employee.id}`, {
+        leftAt: '2026-03-01T12:00:00+01:00',
+      }).expect(200);
       expect(response.body.data.leftAt).toBe('2026-03-01T11:00:00.000Z');
       const recorded = events.of(tenant.organisationId);
       expect(recorded.map((event) => event.name)).toEqual(['employee.updated', 'employee.deactivated']);
@@ -448,7 +555,7 @@ describe('employees', () => {
       const employee = await createEmployee(app, tenant);
       await del(`/employees/${employee.id}`).expect(200);
       events.clear(tenant.organisationId);
-      const response = await patch(`/employees/${employee.id}`, { leftAt: '2026-01-01' }).expect(200);
+      const response = await patch<EmployeeResponse>(`/employees/${employee.id}`, { leftAt: '2026-01-01' }).expect(200);
       expect(response.body.data.leftAt).toBe('2026-01-01T00:00:00.000Z');
       expect(events.namesOf(tenant.organisationId)).toEqual(['employee.updated']);
     });
@@ -457,13 +564,15 @@ describe('employees', () => {
       const employee = await createEmployee(app, tenant);
       await del(`/employees/${employee.id}`).expect(200);
       events.clear(tenant.organisationId);
-      const response = await patch(`/employees/${employee.id}`, { leftAt: null }).expect(200);
-      expect(response.body.data).toEqual(employee);
+      const response = await patch<EmployeeResponse>(`/employees/${employee.id}`, { leftAt: null }).expect(200);
+      const reactivated = { ...employee, updatedAt: response.body.data.updatedAt };
+      expect(response.body.data).toEqual(reactivated);
+      expect(Date.parse(reactivated.updatedAt)).toBeGreaterThan(Date.parse(employee.updatedAt));
       expect(events.of(tenant.organisationId)).toEqual([
-        { name: 'employee.updated', data: employee, occurredAt: expect.any(String), inTransaction: true },
+        { name: 'employee.updated', data: reactivated, occurredAt: expect.any(String), inTransaction: true },
       ]);
-      const active = await get('/employees?isActive=true').expect(200);
-      expect(active.body.data.map((e: { id: string }) => e.id)).toEqual([employee.id]);
+      const active = await get<EmployeeResponse[]>('/employees?isActive=true').expect(200);
+      expect(active.body.data.map((e) => e.id)).toEqual([employee.id]);
     });
 
     it.each([UNKNOWN_ID, 'nope'])('answers %s with 404', async (id) => {
@@ -476,22 +585,32 @@ describe('employees', () => {
       const employee = await createEmployee(app, tenant);
       events.clear(tenant.organisationId);
       const before = Date.now();
-      const response = await del(`/employees/${employee.id}`).expect(200);
-      expect(response.body).toEqual({ success: true, data: { id: employee.id, leftAt: expect.stringMatching(ISO_MS) } });
+      const response = await del<DeactivatedEmployeeResponse>(`/employees/${employee.id}`).expect(200);
+      expect(response.body).toEqual({
+        success: true,
+        data: { id: employee.id, leftAt: expect.stringMatching(ISO_MS) },
+      });
       const leftAt = response.body.data.leftAt;
       expect(Date.parse(leftAt)).toBeGreaterThanOrEqual(before - 1000);
       expect(events.of(tenant.organisationId)).toEqual([
-        { name: 'employee.deactivated', data: { ...employee, leftAt }, occurredAt: leftAt, inTransaction: true },
+        {
+          name: 'employee.deactivated',
+          data: { ...employee, leftAt, updatedAt: leftAt },
+          occurredAt: leftAt,
+          inTransaction: true,
+        },
       ]);
-      expect((await get(`/employees/${employee.id}`).expect(200)).body.data.leftAt).toBe(leftAt);
+      expect((await get<EmployeeDetailResponse>(`/employees/${employee.id}`).expect(200)).body.data.leftAt).toBe(
+        leftAt,
+      );
     });
 
     it('is idempotent: a second DELETE answers the existing leftAt, does not move it and emits nothing', async () => {
       const employee = await createEmployee(app, tenant);
-      const first = await del(`/employees/${employee.id}`).expect(200);
+      const first = await del<DeactivatedEmployeeResponse>(`/employees/${employee.id}`).expect(200);
       events.clear(tenant.organisationId);
       await new Promise((resolve) => setTimeout(resolve, 5));
-      const second = await del(`/employees/${employee.id}`).expect(200);
+      const second = await del<DeactivatedEmployeeResponse>(`/employees/${employee.id}`).expect(200);
       expect(second.body.data).toEqual(first.body.data);
       expect(events.of(tenant.organisationId)).toEqual([]);
     });
@@ -499,7 +618,7 @@ describe('employees', () => {
     it('keeps a leftAt set by PATCH on DELETE', async () => {
       const employee = await createEmployee(app, tenant);
       await patch(`/employees/${employee.id}`, { leftAt: '2025-12-31T23:59:59.999Z' }).expect(200);
-      const response = await del(`/employees/${employee.id}`).expect(200);
+      const response = await del<DeactivatedEmployeeResponse>(`/employees/${employee.id}`).expect(200);
       expect(response.body.data.leftAt).toBe('2025-12-31T23:59:59.999Z');
     });
 
@@ -509,7 +628,9 @@ describe('employees', () => {
       await del(`/employees/${employee.id}`).expect(200);
       await get(`/employees/${employee.id}`).expect(200);
       await patch(`/employees/${employee.id}`, { title: 'Alumnus' }).expect(200);
-      await post(`/employees/${employee.id}/ratings`, { skillId: skill.id, score: 5, ratingType: 'LLM_RATING' }).expect(201);
+      await post(`/employees/${employee.id}/ratings`, { skillId: skill.id, score: 5, ratingType: 'LLM_RATING' }).expect(
+        201,
+      );
     });
 
     it.each([UNKNOWN_ID, 'x'])('answers %s with 404', async (id) => {

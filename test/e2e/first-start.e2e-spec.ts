@@ -1,29 +1,57 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
-import { recreateDatabase } from '../support/global-setup';
 import { TEST_WEBHOOK_SECRET_KEY } from '../support/app';
+import { recreateDatabase } from '../support/global-setup';
+import { describeIfPostgres } from '../support/requirements';
 import { runCliProcess, ServerProcess, startServer } from '../support/server-process';
 
-jest.setTimeout(120_000);
+jest.setTimeout(90_000);
 
-const KEY_LINE = /first API key \(shown only this once\): (sk_[\w-]+)/;
+/** The framed block of a first start: the key's id, the key, and a curl line with it. */
+const KEY_BLOCK =
+  /\n={78}\n First start: created organisation "Default" and its first API key\.\n.*\n\n API key id: ([0-9a-f-]{36})\n API key: {4}(sk_[\w-]+)\n\n Try it:\n curl -H 'Authorization: Bearer \2' http:\/\/localhost:(\d+)\/api\/v1\/employees\n={78}\n\n/;
+const ANY_KEY = /sk_[\w-]{20,}/;
+/** Logged once start-up is over, first key included. */
+const LISTENING = /Listening on port \d+/;
+
+const directories: string[] = [];
+function temporaryDirectory(): string {
+  const directory = mkdtempSync(join(tmpdir(), 'skills-first-start-'));
+  directories.push(directory);
+  return directory;
+}
+afterAll(() => directories.forEach((directory) => rmSync(directory, { recursive: true, force: true })));
+
+/** Stops every server a test started, whatever the test's outcome. */
+const servers: ServerProcess[] = [];
+async function start(env: NodeJS.ProcessEnv): Promise<ServerProcess> {
+  const server = await startServer(env);
+  servers.push(server);
+  return server;
+}
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((server) => server.stop()));
+});
 
 describe('first start on the embedded database', () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'skills-first-start-'));
-  let server: ServerProcess | undefined;
-
-  afterAll(async () => {
-    await server?.stop();
-    rmSync(dataDir, { recursive: true, force: true });
+  /** An initialised, migrated embedded database that holds no key: a copy starts in seconds, not after initdb. */
+  const template = temporaryDirectory();
+  beforeAll(async () => {
+    const migrated = await runCliProcess(['db', 'migrate', '--json'], { DATA_DIR: template });
+    if (migrated.code !== 0) throw new Error(`could not make the template database:\n${migrated.stderr}`);
   });
+  const freshCopy = () => {
+    const dataDir = temporaryDirectory();
+    cpSync(template, dataDir, { recursive: true });
+    return dataDir;
+  };
 
-  it('creates organisation Default with one key, prints it once with a curl line, and the key works', async () => {
-    server = await startServer({ DATA_DIR: dataDir });
-    const key = KEY_LINE.exec(server.output())?.[1];
-    expect(key).toBeDefined();
-    expect(server.output()).toContain(`curl -H 'Authorization: Bearer ${key}' http://localhost:${server.port}/api/v1/employees`);
+  it('on an empty DATA_DIR creates organisation Default and one key, prints both in a block on stdout, and the key works', async () => {
+    const server = await start({ DATA_DIR: join(temporaryDirectory(), 'data') });
+    const [, id, key, port] = await server.waitFor(KEY_BLOCK);
+    expect(Number(port)).toBe(server.port);
 
     const response = await fetch(`http://127.0.0.1:${server.port}/api/v1/employees`, {
       headers: { Authorization: `Bearer ${key}` },
@@ -31,31 +59,53 @@ describe('first start on the embedded database', () => {
     expect(response.status).toBe(200);
     const unauthorised = await fetch(`http://127.0.0.1:${server.port}/api/v1/employees`);
     expect(unauthorised.status).toBe(401);
+
+    // The log says that a key was made, and which, but never holds the key itself.
+    const logLines = server.stdout().replace(KEY_BLOCK, '').trim().split('\n');
+    expect(logLines.map((line) => JSON.parse(line) as { msg: string }).map(({ msg }) => msg)).toContain(
+      `Created organisation Default and its first API key ${id}`,
+    );
+    expect(logLines.join('\n')).not.toMatch(ANY_KEY);
+  });
+
+  it('prints the block whatever LOG_LEVEL is', async () => {
+    const server = await start({ DATA_DIR: freshCopy(), LOG_LEVEL: 'silent' });
+    await server.waitFor(KEY_BLOCK);
+    expect(server.stdout().replace(KEY_BLOCK, '')).toBe('');
   });
 
   it('refuses a second process on the same embedded database, saying so', async () => {
+    const dataDir = freshCopy();
+    await start({ DATA_DIR: dataDir });
     const second = await runCliProcess(['org', 'create', 'Other', '--json'], { DATA_DIR: dataDir });
     expect(second.code).toBe(1);
     expect(second.stderr).toContain('in use by another process');
   });
 
   it('prints no key on a restart, and the first key still works', async () => {
-    const firstKey = KEY_LINE.exec(server!.output())![1];
-    expect(await server!.stop()).toBe(0);
-    server = await startServer({ DATA_DIR: dataDir });
-    expect(server.output()).not.toMatch(KEY_LINE);
-    const response = await fetch(`http://127.0.0.1:${server.port}/api/v1/employees`, {
-      headers: { Authorization: `Bearer ${firstKey}`, 'X-Request-Id': 'first-start-probe' },
+    const dataDir = freshCopy();
+    const first = await start({ DATA_DIR: dataDir });
+    const [, , key] = await first.waitFor(KEY_BLOCK);
+    expect(await first.stop()).toBe(0);
+
+    const restarted = await start({ DATA_DIR: dataDir });
+    await restarted.waitFor(LISTENING);
+    expect(restarted.output()).not.toMatch(ANY_KEY);
+    const response = await fetch(`http://127.0.0.1:${restarted.port}/api/v1/employees`, {
+      headers: { Authorization: `Bearer ${key}` },
     });
     expect(response.status).toBe(200);
   });
 
   it('logs each request as one JSON line with id, method, path, status and duration, and never the key', async () => {
-    const firstKey = KEY_LINE.exec(server!.output()) ?? null;
-    expect(firstKey).toBeNull(); // this process never printed a key
+    const server = await start({ DATA_DIR: freshCopy() });
+    const [, , key] = await server.waitFor(KEY_BLOCK);
+    await fetch(`http://127.0.0.1:${server.port}/api/v1/employees`, {
+      headers: { Authorization: `Bearer ${key}`, 'X-Request-Id': 'first-start-probe' },
+    });
     const line = await eventually(() =>
-      server!
-        .output()
+      server
+        .stdout()
         .split('\n')
         .find((entry) => entry.includes('first-start-probe')),
     );
@@ -64,7 +114,32 @@ describe('first start on the embedded database', () => {
       res: { statusCode: 200 },
       responseTime: expect.any(Number),
     });
-    expect(server!.output()).not.toMatch(/sk_[\w-]{20,}/);
+    expect(server.stdout().replace(KEY_BLOCK, '')).not.toMatch(ANY_KEY);
+  });
+
+  it('starts without route warnings, and never names the health routes under /api/v1', async () => {
+    const server = await start({ DATA_DIR: freshCopy() });
+    await server.waitFor(LISTENING);
+    expect(server.output()).not.toContain('LegacyRouteConverter');
+    expect(server.output()).not.toContain('/api/v1/health');
+    expect(server.output()).toContain('Mapped {/health/live, GET} route');
+  });
+
+  it('prints lines for a person with LOG_FORMAT=pretty', async () => {
+    const server = await start({ DATA_DIR: freshCopy(), LOG_FORMAT: 'pretty' });
+    await server.waitFor(LISTENING);
+    await fetch(`http://127.0.0.1:${server.port}/health/live`, { headers: { 'X-Request-Id': 'pretty-probe' } });
+    const logLines = server.stdout().replace(KEY_BLOCK, '').trim().split('\n');
+    expect(logLines).toContainEqual(
+      expect.stringMatching(/INFO: \[FirstStart\] Created organisation Default and its first API key [0-9a-f-]{36}$/),
+    );
+    for (const line of logLines) expect(line).toMatch(/^\[\d\d:\d\d:\d\d\.\d{3}\] (INFO|WARN): /);
+    expect(logLines.some((line) => /INFO: \[Main\] Listening on port \d+$/.test(line))).toBe(true);
+    const request = await eventually(() => {
+      const lines = server.stdout().split('\n');
+      return lines.find((entry) => entry.includes('(request pretty-probe)'));
+    });
+    expect(request).toMatch(/INFO: GET \/health\/live 200 \d+ms \(request pretty-probe\)$/);
   });
 });
 
@@ -79,29 +154,36 @@ async function eventually<T>(read: () => T | undefined, timeoutMs = 3000): Promi
   return value;
 }
 
-describe('start on PostgreSQL (DATABASE_URL)', () => {
-  const url = `postgres://postgres@127.0.0.1:5432/skills_test_fresh_${process.pid}`;
-
-  beforeAll(() => recreateDatabase(url));
-  afterAll(() => recreateDatabase(url, true));
-
-  it('applies pending migrations at start and never creates a first key', async () => {
-    const server = await startServer({ DATABASE_URL: url, WEBHOOK_SECRET_KEY: TEST_WEBHOOK_SECRET_KEY });
-    await server.stop();
-    expect(server.output()).not.toMatch(KEY_LINE);
-
-    const client = new Client({ connectionString: url });
-    await client.connect();
-    const migrations = await client.query('SELECT count(*)::int AS n FROM migrations');
-    const keys = await client.query('SELECT count(*)::int AS n FROM api_keys');
-    await client.end();
-    expect(migrations.rows[0].n).toBeGreaterThan(0);
-    expect(keys.rows[0].n).toBe(0);
-  });
-
+describe('start with DATABASE_URL', () => {
   it('refuses to start without WEBHOOK_SECRET_KEY, in one line naming it', async () => {
-    await expect(startServer({ DATABASE_URL: url })).rejects.toThrow(
+    await expect(start({ DATABASE_URL: 'postgres://postgres@127.0.0.1:1/skills_test_unused' })).rejects.toThrow(
       /Invalid configuration: WEBHOOK_SECRET_KEY is required when DATABASE_URL is set/,
     );
+  });
+
+  describeIfPostgres('on a PostgreSQL server', () => {
+    const url = (() => {
+      const server = new URL(process.env.TEST_DATABASE_URL!);
+      server.pathname = `/skills_test_fresh_${process.pid}`;
+      return server.toString();
+    })();
+
+    beforeAll(() => recreateDatabase(url));
+    afterAll(() => recreateDatabase(url, true));
+
+    it('applies pending migrations at start and never creates a first key', async () => {
+      const server = await start({ DATABASE_URL: url, WEBHOOK_SECRET_KEY: TEST_WEBHOOK_SECRET_KEY });
+      await server.waitFor(LISTENING);
+      await server.stop();
+      expect(server.output()).not.toMatch(ANY_KEY);
+
+      const client = new Client({ connectionString: url });
+      await client.connect();
+      const migrations = await client.query<{ n: number }>('SELECT count(*)::int AS n FROM migrations');
+      const keys = await client.query<{ n: number }>('SELECT count(*)::int AS n FROM api_keys');
+      await client.end();
+      expect(migrations.rows[0].n).toBeGreaterThan(0);
+      expect(keys.rows[0].n).toBe(0);
+    });
   });
 });

@@ -1,6 +1,6 @@
 import { NestExpressApplication } from '@nestjs/platform-express';
-import request from 'supertest';
 import { ApiKeysService } from '../../src/auth/api-keys.service';
+import { apiClient } from '../support/api-client';
 import { createTenant, createTestApp, TestTenant } from '../support/app';
 import { ProbeModule } from '../support/probe.module';
 
@@ -14,16 +14,21 @@ describe('foundation: auth, envelope and errors', () => {
   });
   afterAll(() => app.close());
 
-  const http = () => request(app.getHttpServer());
+  const api = apiClient(
+    () => app,
+    () => tenant,
+  );
+  const anonymous = apiClient(() => app);
+  const outsideApi = apiClient(() => app, undefined, { prefix: '' });
 
   describe('API key guard', () => {
     it('accepts a valid key and hands its organisation to the controller', async () => {
-      const response = await http().get('/api/v1/probe').set('Authorization', tenant.bearer).expect(200);
+      const response = await api.get<{ organisationId: string }>('/probe').expect(200);
       expect(response.body).toEqual({ success: true, data: { organisationId: tenant.organisationId } });
     });
 
     it('accepts the scheme word in any case', async () => {
-      await http().get('/api/v1/probe').set('Authorization', `bEaReR ${tenant.key}`).expect(200);
+      await anonymous.get('/probe').set('Authorization', `bEaReR ${tenant.key}`).expect(200);
     });
 
     it.each([
@@ -32,7 +37,7 @@ describe('foundation: auth, envelope and errors', () => {
       ['without a key', 'Bearer '],
       ['unknown', 'Bearer sk_unknownunknownunknown'],
     ])('refuses a %s key with 401 UNAUTHORIZED', async (_case, header) => {
-      const call = http().get('/api/v1/probe');
+      const call = anonymous.get('/probe');
       if (header !== undefined) call.set('Authorization', header);
       const response = await call.expect(401);
       expect(response.body).toEqual({
@@ -43,12 +48,16 @@ describe('foundation: auth, envelope and errors', () => {
 
     it('refuses a revoked key within 5 seconds', async () => {
       const other = await createTenant(app);
-      await http().get('/api/v1/probe').set('Authorization', other.bearer).expect(200);
+      const asOther = apiClient(
+        () => app,
+        () => other,
+      );
+      await asOther.get('/probe').expect(200);
       await app.get(ApiKeysService).revoke(other.keyId);
       const deadline = Date.now() + 5000;
       let status = 200;
       while (status !== 401 && Date.now() < deadline) {
-        status = (await http().get('/api/v1/probe').set('Authorization', other.bearer)).status;
+        status = (await asOther.get('/probe')).status;
         if (status !== 401) await new Promise((resolve) => setTimeout(resolve, 200));
       }
       expect(status).toBe(401);
@@ -57,7 +66,7 @@ describe('foundation: auth, envelope and errors', () => {
 
   describe('envelope and errors', () => {
     it('wraps a page with meta beside data', async () => {
-      const response = await http().get('/api/v1/probe/page?page=2&limit=20').set('Authorization', tenant.bearer);
+      const response = await api.get<{ n: number }[]>('/probe/page?page=2&limit=20');
       expect(response.status).toBe(200);
       expect(response.body).toEqual({
         success: true,
@@ -67,34 +76,32 @@ describe('foundation: auth, envelope and errors', () => {
     });
 
     it.each(['0', '-1', 'abc', '1.5'])('rejects page=%s with 400', async (page) => {
-      const response = await http().get(`/api/v1/probe/page?page=${page}`).set('Authorization', tenant.bearer);
+      const response = await api.get(`/probe/page?page=${page}`);
       expect(response.status).toBe(400);
       expect(response.body.error.code).toBe('VALIDATION_ERROR');
       expect(response.body.error.details).toEqual([expect.objectContaining({ field: 'page' })]);
     });
 
     it.each(['0', '101', 'x'])('rejects limit=%s with 400', async (limit) => {
-      const response = await http().get(`/api/v1/probe/page?limit=${limit}`).set('Authorization', tenant.bearer);
+      const response = await api.get(`/probe/page?limit=${limit}`);
       expect(response.status).toBe(400);
       expect(response.body.error.details[0].field).toBe('limit');
     });
 
     it('answers an unknown route with the NOT_FOUND envelope', async () => {
-      const response = await http().get('/api/v1/no-such-thing').set('Authorization', tenant.bearer).expect(404);
+      const response = await api.get('/no-such-thing').expect(404);
       expect(response.body).toEqual({ success: false, error: { message: expect.any(String), code: 'NOT_FOUND' } });
     });
 
     it('answers a malformed path id with 404, not 400 or 500', async () => {
-      const response = await http().get('/api/v1/probe/items/not-a-uuid').set('Authorization', tenant.bearer);
+      const response = await api.get('/probe/items/not-a-uuid');
       expect(response.status).toBe(404);
       expect(response.body.error.code).toBe('NOT_FOUND');
     });
 
     it('names every invalid field and rejects unknown fields', async () => {
-      const response = await http()
-        .post('/api/v1/probe/echo')
-        .set('Authorization', tenant.bearer)
-        .send({ name: 'far too long a name', count: 'x', extra: true })
+      const response = await api
+        .post('/probe/echo', { name: 'far too long a name', count: 'x', extra: true })
         .expect(400);
       expect(response.body.error.code).toBe('VALIDATION_ERROR');
       const fields = response.body.error.details.map((detail: { field: string }) => detail.field).sort();
@@ -102,9 +109,8 @@ describe('foundation: auth, envelope and errors', () => {
     });
 
     it('rejects malformed JSON with 400', async () => {
-      const response = await http()
-        .post('/api/v1/probe/echo')
-        .set('Authorization', tenant.bearer)
+      const response = await api
+        .call('post', '/probe/echo')
         .set('Content-Type', 'application/json')
         .send('{"name": ')
         .expect(400);
@@ -112,9 +118,8 @@ describe('foundation: auth, envelope and errors', () => {
     });
 
     it('rejects a JSON body that is not an object with 400', async () => {
-      const response = await http()
-        .post('/api/v1/probe/echo')
-        .set('Authorization', tenant.bearer)
+      const response = await api
+        .call('post', '/probe/echo')
         .set('Content-Type', 'application/json')
         .send('[1,2]')
         .expect(400);
@@ -122,9 +127,8 @@ describe('foundation: auth, envelope and errors', () => {
     });
 
     it('rejects a body that is not application/json with 415', async () => {
-      const response = await http()
-        .post('/api/v1/probe/echo')
-        .set('Authorization', tenant.bearer)
+      const response = await api
+        .call('post', '/probe/echo')
         .set('Content-Type', 'text/plain')
         .send('name=x')
         .expect(415);
@@ -132,9 +136,8 @@ describe('foundation: auth, envelope and errors', () => {
     });
 
     it('rejects a body over 1 MiB with 413', async () => {
-      const response = await http()
-        .post('/api/v1/probe/echo')
-        .set('Authorization', tenant.bearer)
+      const response = await api
+        .call('post', '/probe/echo')
         .set('Content-Type', 'application/json')
         .send(JSON.stringify({ name: 'x'.repeat(1024 * 1024) }))
         .expect(413);
@@ -142,7 +145,7 @@ describe('foundation: auth, envelope and errors', () => {
     });
 
     it('hides the cause of an unexpected error behind a generic 500', async () => {
-      const response = await http().get('/api/v1/probe/crash').set('Authorization', tenant.bearer).expect(500);
+      const response = await api.get('/probe/crash').expect(500);
       expect(response.body).toEqual({
         success: false,
         error: { message: 'Internal server error', code: 'INTERNAL_ERROR' },
@@ -151,9 +154,9 @@ describe('foundation: auth, envelope and errors', () => {
     });
 
     it('echoes a given X-Request-Id and makes one otherwise', async () => {
-      const given = await http().get('/health/live').set('X-Request-Id', 'abc-123');
+      const given = await outsideApi.get('/health/live').set('X-Request-Id', 'abc-123');
       expect(given.headers['x-request-id']).toBe('abc-123');
-      const made = await http().get('/health/live');
+      const made = await outsideApi.get('/health/live');
       expect(made.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
     });
   });

@@ -1,14 +1,15 @@
-import { NestExpressApplication } from '@nestjs/platform-express';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import request from 'supertest';
+import { NestExpressApplication } from '@nestjs/platform-express';
 import { DataSource, EntityManager } from 'typeorm';
 import { runCli } from '../../src/cli/run-cli';
 import { Employee } from '../../src/employees/entities/employee.entity';
 import { DomainEventMap, DomainEvents } from '../../src/events/domain-events';
+import { PositionDetailResponse, PositionResponse } from '../../src/positions/dto/position.response';
 import { Position } from '../../src/positions/entities/position.entity';
 import { Skill } from '../../src/skills/entities/skill.entity';
+import { apiClient } from '../support/api-client';
 import { createTenant, createTestApp, dataSourceOf, TestTenant, testConfig } from '../support/app';
 import { PositionsFixtures } from '../support/positions-fixtures';
 
@@ -58,17 +59,22 @@ describe('positions import command', () => {
   const originalPublish = DomainEvents.prototype.publish;
   beforeEach(() => {
     published = [];
-    jest
-      .spyOn(DomainEvents.prototype, 'publish')
-      .mockImplementation(async function (this: DomainEvents, manager: EntityManager, organisationId, name, data, at) {
-        published.push({
-          organisationId,
-          name,
-          data: JSON.parse(JSON.stringify(data)),
-          inTransaction: manager.queryRunner?.isTransactionActive === true,
-        });
-        return originalPublish.call(this, manager, organisationId, name, data, at);
+    jest.spyOn(DomainEvents.prototype, 'publish').mockImplementation(async function (
+      this: DomainEvents,
+      manager: EntityManager,
+      organisationId,
+      name,
+      data,
+      at,
+    ) {
+      published.push({
+        organisationId,
+        name,
+        data: JSON.parse(JSON.stringify(data)),
+        inTransaction: manager.queryRunner?.isTransactionActive === true,
       });
+      return originalPublish.call(this, manager, organisationId, name, data, at);
+    });
   });
   afterEach(() => jest.restoreAllMocks());
 
@@ -115,19 +121,32 @@ describe('positions import command', () => {
   };
   const clerk = { ref: 'FIN-2', name: 'Clerk', status: 'IN_PROGRESS', requiredSkills: [], possibleReplacements: [] };
 
-  const get = (tenant: TestTenant, path: string) =>
-    request(app.getHttpServer()).get(`/api/v1${path}`).set('Authorization', tenant.bearer).expect(200);
+  /** GET as the tenant, which must answer 200; typed by the `data` it answers. */
+  const get = <T>(tenant: TestTenant, path: string) =>
+    apiClient(
+      () => app,
+      () => tenant,
+    )
+      .get<T>(path)
+      .expect(200);
   const countPositions = async (organisationId: string) =>
     dataSource.getRepository(Position).countBy({ organisationId });
 
   it('creates positions, reports the counts as one JSON object, and serves them through the API', async () => {
     const { tenant, alice, bob, carol, accounting, budgeting } = await world();
-    const result = await cli('positions', 'import', writePositionsFile([controller, clerk]), '--org', tenant.organisationId, '--json');
+    const result = await cli(
+      'positions',
+      'import',
+      writePositionsFile([controller, clerk]),
+      '--org',
+      tenant.organisationId,
+      '--json',
+    );
 
     expect(result).toMatchObject({ code: 0, stderr: '' });
     expect(onlyJsonObject(result.stdout)).toEqual({ created: 2, updated: 0, unchanged: 0 });
 
-    const list = (await get(tenant, '/positions')).body.data;
+    const list = (await get<PositionResponse[]>(tenant, '/positions')).body.data;
     expect(list).toEqual([
       {
         id: expect.any(String),
@@ -154,7 +173,7 @@ describe('positions import command', () => {
       },
     ]);
 
-    const detail = (await get(tenant, `/positions/${list[0].id}`)).body.data;
+    const detail = (await get<PositionDetailResponse>(tenant, `/positions/${list[0].id}`)).body.data;
     expect(detail.possibleReplacements).toEqual([
       {
         replacementId: expect.any(String),
@@ -182,7 +201,9 @@ describe('positions import command', () => {
 
   it('prints a line for a person without --json and accepts the organisation by name', async () => {
     const { tenant } = await world();
-    const organisation = await dataSource.query(`SELECT name FROM organisations WHERE id = $1`, [tenant.organisationId]);
+    const organisation = await dataSource.query(`SELECT name FROM organisations WHERE id = $1`, [
+      tenant.organisationId,
+    ]);
     const result = await cli('positions', 'import', writePositionsFile([clerk]), '--org', organisation[0].name);
     expect(result.code).toBe(0);
     expect(result.stdout).toBe('Imported positions: 1 created, 0 updated, 0 unchanged\n');
@@ -216,8 +237,8 @@ describe('positions import command', () => {
   it('updates only the positions that changed, keeps ids, clears omitted fields, and emits for those only', async () => {
     const { tenant, accounting } = await world();
     await cli('positions', 'import', writePositionsFile([controller, clerk]), '--org', tenant.organisationId);
-    const [controllerBefore] = (await get(tenant, '/positions')).body.data;
-    const detailBefore = (await get(tenant, `/positions/${controllerBefore.id}`)).body.data;
+    const [controllerBefore] = (await get<PositionResponse[]>(tenant, '/positions')).body.data;
+    const detailBefore = (await get<PositionDetailResponse>(tenant, `/positions/${controllerBefore.id}`)).body.data;
     published = [];
 
     const { description: _dropped, ...withoutDescription } = controller;
@@ -229,10 +250,17 @@ describe('positions import command', () => {
         { candidatePersonnelNumber: 'P-200', readyAt: '2026-03-01T09:00:00+02:00', status: 'REJECTED' },
       ],
     };
-    const result = await cli('positions', 'import', writePositionsFile([clerk, changed]), '--org', tenant.organisationId, '--json');
+    const result = await cli(
+      'positions',
+      'import',
+      writePositionsFile([clerk, changed]),
+      '--org',
+      tenant.organisationId,
+      '--json',
+    );
 
     expect(onlyJsonObject(result.stdout)).toEqual({ created: 0, updated: 1, unchanged: 1 });
-    const [controllerAfter, clerkAfter] = (await get(tenant, '/positions')).body.data;
+    const [controllerAfter, clerkAfter] = (await get<PositionResponse[]>(tenant, '/positions')).body.data;
     expect(controllerAfter).toEqual({
       ...controllerBefore,
       description: null,
@@ -240,10 +268,10 @@ describe('positions import command', () => {
       requiredSkills: [{ skillId: accounting.id, skillName: 'Accounting', minimumRating: 5 }],
     });
     expect(clerkAfter.name).toBe('Clerk');
-    const detailAfter = (await get(tenant, `/positions/${controllerBefore.id}`)).body.data;
-    const bobBefore = detailBefore.possibleReplacements.find((each: { status: string }) => each.status === 'PROPOSED');
+    const detailAfter = (await get<PositionDetailResponse>(tenant, `/positions/${controllerBefore.id}`)).body.data;
+    const bobBefore = detailBefore.possibleReplacements.find((each) => each.status === 'PROPOSED');
     expect(detailAfter.possibleReplacements).toEqual([
-      expect.objectContaining({ replacementId: bobBefore.replacementId, status: 'REJECTED' }),
+      expect.objectContaining({ replacementId: bobBefore!.replacementId, status: 'REJECTED' }),
     ]);
     expect(published).toEqual([
       { organisationId: tenant.organisationId, name: 'position.updated', data: controllerAfter, inTransaction: true },
@@ -256,9 +284,19 @@ describe('positions import command', () => {
     published = [];
     const moved = {
       ...controller,
-      possibleReplacements: [controller.possibleReplacements[0], { ...controller.possibleReplacements[1], readyAt: '2026-02-02' }],
+      possibleReplacements: [
+        controller.possibleReplacements[0],
+        { ...controller.possibleReplacements[1], readyAt: '2026-02-02' },
+      ],
     };
-    const result = await cli('positions', 'import', writePositionsFile([moved]), '--org', tenant.organisationId, '--json');
+    const result = await cli(
+      'positions',
+      'import',
+      writePositionsFile([moved]),
+      '--org',
+      tenant.organisationId,
+      '--json',
+    );
     expect(onlyJsonObject(result.stdout)).toEqual({ created: 0, updated: 1, unchanged: 0 });
     expect(published).toHaveLength(1);
   });
@@ -266,7 +304,14 @@ describe('positions import command', () => {
   it('leaves positions absent from the file as they are', async () => {
     const { tenant } = await world();
     await cli('positions', 'import', writePositionsFile([controller, clerk]), '--org', tenant.organisationId);
-    const result = await cli('positions', 'import', writePositionsFile([clerk]), '--org', tenant.organisationId, '--json');
+    const result = await cli(
+      'positions',
+      'import',
+      writePositionsFile([clerk]),
+      '--org',
+      tenant.organisationId,
+      '--json',
+    );
     expect(onlyJsonObject(result.stdout)).toEqual({ created: 0, updated: 0, unchanged: 1 });
     expect(await countPositions(tenant.organisationId)).toBe(2);
   });
@@ -280,13 +325,22 @@ describe('positions import command', () => {
       requiredSkills: [{ skillName: 'Juggling', minimumRating: 1 }],
       possibleReplacements: [{ candidatePersonnelNumber: 'P-405', readyAt: '2026-01-01', status: 'PROPOSED' }],
     };
-    const result = await cli('positions', 'import', writePositionsFile([clerk, broken]), '--org', tenant.organisationId, '--json');
+    const result = await cli(
+      'positions',
+      'import',
+      writePositionsFile([clerk, broken]),
+      '--org',
+      tenant.organisationId,
+      '--json',
+    );
 
     expect(result.code).toBe(1);
     const { error } = onlyJsonObject(result.stdout) as { error: { message: string; code: string } };
     expect(error.code).toBe('VALIDATION_ERROR');
     expect(error.message).toContain('[1].replacesPersonnelNumber names unknown employee personnelNumber "P-404"');
-    expect(error.message).toContain('[1].possibleReplacements[0].candidatePersonnelNumber names unknown employee personnelNumber "P-405"');
+    expect(error.message).toContain(
+      '[1].possibleReplacements[0].candidatePersonnelNumber names unknown employee personnelNumber "P-405"',
+    );
     expect(error.message).toContain('[1].requiredSkills[0].skillName names unknown skill "Juggling"');
     expect(result.stderr).toContain('P-404');
     expect(await countPositions(tenant.organisationId)).toBe(0);
@@ -315,7 +369,9 @@ describe('positions import command', () => {
     const tooHigh = { ...clerk, requiredSkills: [{ skillName: 'Accounting', minimumRating: 6 }] };
     const result = await cli('positions', 'import', writePositionsFile([tooHigh]), '--org', tenant.organisationId);
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain('[0].requiredSkills[0].minimumRating 6 is outside the rating scale 0..5 of skill "Accounting"');
+    expect(result.stderr).toContain(
+      '[0].requiredSkills[0].minimumRating 6 is outside the rating scale 0..5 of skill "Accounting"',
+    );
     expect(await countPositions(tenant.organisationId)).toBe(0);
   });
 
@@ -339,7 +395,7 @@ describe('positions import command', () => {
   it('rolls back everything when a write fails part-way through', async () => {
     const { tenant } = await world();
     await cli('positions', 'import', writePositionsFile([clerk]), '--org', tenant.organisationId);
-    const clerkBefore = (await get(tenant, '/positions')).body.data[0];
+    const clerkBefore = (await get<PositionResponse[]>(tenant, '/positions')).body.data[0];
     // The second event's listener fails (as an outbox write could), after the positions were written.
     let calls = 0;
     jest.spyOn(DomainEvents.prototype, 'publish').mockImplementation(async () => {
@@ -356,7 +412,7 @@ describe('positions import command', () => {
 
     expect(result.code).toBe(1);
     expect(calls).toBe(2);
-    expect((await get(tenant, '/positions')).body.data).toEqual([clerkBefore]);
+    expect((await get<PositionResponse[]>(tenant, '/positions')).body.data).toEqual([clerkBefore]);
   });
 
   it.each([

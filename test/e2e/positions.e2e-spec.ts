@@ -1,12 +1,13 @@
 import { NestExpressApplication } from '@nestjs/platform-express';
-import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { newId } from '../../src/common/uuid';
 import { Employee } from '../../src/employees/entities/employee.entity';
 import { ListPositionsQuery } from '../../src/positions/dto/list-positions.query';
+import { PositionDetailResponse, PositionResponse } from '../../src/positions/dto/position.response';
 import { Position } from '../../src/positions/entities/position.entity';
 import { PositionsService } from '../../src/positions/positions.service';
 import { Skill } from '../../src/skills/entities/skill.entity';
+import { apiClient } from '../support/api-client';
 import { createTenant, createTestApp, dataSourceOf, TestTenant } from '../support/app';
 import { PositionsFixtures } from '../support/positions-fixtures';
 
@@ -20,8 +21,13 @@ describe('positions API', () => {
   });
   afterAll(() => app.close());
 
-  const http = () => request(app.getHttpServer());
-  const get = (tenant: TestTenant, path: string) => http().get(`/api/v1${path}`).set('Authorization', tenant.bearer);
+  /** GET as the tenant; typed by the `data` it answers. */
+  const get = <T>(tenant: TestTenant, path: string) =>
+    apiClient(
+      () => app,
+      () => tenant,
+    ).get<T>(path);
+  const withoutKey = apiClient(() => app);
 
   /** Counts the SQL statements `work` sends through the app's data source. */
   async function countQueries(work: () => Promise<unknown>): Promise<number> {
@@ -78,7 +84,7 @@ describe('positions API', () => {
     });
 
     it('returns Position objects exactly as the spec lists them, oldest first', async () => {
-      const response = await get(tenant, '/positions').expect(200);
+      const response = await get<PositionResponse[]>(tenant, '/positions').expect(200);
       expect(response.body).toEqual({
         success: true,
         data: [
@@ -113,11 +119,18 @@ describe('positions API', () => {
     });
 
     it('pages through the list with correct meta', async () => {
-      const page2 = await get(tenant, '/positions?page=2&limit=2').expect(200);
-      expect(page2.body.data.map((position: { id: string }) => position.id)).toEqual([third.id, fourth.id]);
-      expect(page2.body.meta).toEqual({ total: 4, page: 2, limit: 2, totalPages: 2, hasNextPage: false, hasPrevPage: true });
+      const page2 = await get<PositionResponse[]>(tenant, '/positions?page=2&limit=2').expect(200);
+      expect(page2.body.data.map((position) => position.id)).toEqual([third.id, fourth.id]);
+      expect(page2.body.meta).toEqual({
+        total: 4,
+        page: 2,
+        limit: 2,
+        totalPages: 2,
+        hasNextPage: false,
+        hasPrevPage: true,
+      });
 
-      const past = await get(tenant, '/positions?page=3&limit=2').expect(200);
+      const past = await get<PositionResponse[]>(tenant, '/positions?page=3&limit=2').expect(200);
       expect(past.body).toEqual({
         success: true,
         data: [],
@@ -131,8 +144,8 @@ describe('positions API', () => {
       ['FILLED', () => [second.id]],
       ['CLOSED', () => [third.id]],
     ])('filters by status=%s', async (status, expected) => {
-      const response = await get(tenant, `/positions?status=${status}`).expect(200);
-      expect(response.body.data.map((position: { id: string }) => position.id)).toEqual(expected());
+      const response = await get<PositionResponse[]>(tenant, `/positions?status=${status}`).expect(200);
+      expect(response.body.data.map((position) => position.id)).toEqual(expected());
       expect(response.body.meta.total).toBe(1);
     });
 
@@ -148,12 +161,12 @@ describe('positions API', () => {
     });
 
     it('lists only the positions of the key’s organisation', async () => {
-      const response = await get(tenant, '/positions?limit=100').expect(200);
-      expect(response.body.data.map((position: { name: string }) => position.name)).not.toContain('Foreign');
+      const response = await get<PositionResponse[]>(tenant, '/positions?limit=100').expect(200);
+      expect(response.body.data.map((position) => position.name)).not.toContain('Foreign');
     });
 
     it('needs an API key', async () => {
-      await http().get('/api/v1/positions').expect(401);
+      await withoutKey.get('/positions').expect(401);
     });
 
     it('costs the same number of queries whatever the page holds', async () => {
@@ -207,7 +220,7 @@ describe('positions API', () => {
       await fixtures.rating(early, budgeting, 1, tie);
       await fixtures.rating(early, budgeting, 3, tie);
       // A rating on a skill the position does not require is not part of the gap.
-      await fixtures.rating(late, (await fixtures.skill('Unrelated')), 5);
+      await fixtures.rating(late, await fixtures.skill('Unrelated'), 5);
       await fixtures.rating(late, coaching, 4);
 
       const position = await fixtures.position({
@@ -234,7 +247,7 @@ describe('positions API', () => {
       const replacementOf = (candidate: Employee) =>
         replacementIds.find((row: { candidateId: string }) => row.candidateId === candidate.id).id;
 
-      const response = await get(tenant, `/positions/${position.id}`).expect(200);
+      const response = await get<PositionDetailResponse>(tenant, `/positions/${position.id}`).expect(200);
       expect(response.body).toEqual({
         success: true,
         data: {
@@ -280,7 +293,7 @@ describe('positions API', () => {
 
     it('returns empty lists and nulls for a bare position', async () => {
       const position = await fixtures.position({ name: 'Bare', status: 'CLOSED' });
-      const response = await get(tenant, `/positions/${position.id}`).expect(200);
+      const response = await get<PositionDetailResponse>(tenant, `/positions/${position.id}`).expect(200);
       expect(response.body.data).toEqual({
         id: position.id,
         name: 'Bare',
@@ -333,8 +346,22 @@ describe('positions API', () => {
         ],
       });
       await dataSource.getRepository(Skill).delete({ id: removed.id });
-      const response = await get(tenant, `/positions/${position.id}`).expect(200);
+      const response = await get<PositionDetailResponse>(tenant, `/positions/${position.id}`).expect(200);
       expect(response.body.data.requiredSkills).toEqual([{ skillId: kept.id, skillName: kept.name, minimumRating: 1 }]);
+    });
+
+    it('orders required skills case-insensitively by code point, letters beyond ASCII after z', async () => {
+      const suffix = newId();
+      const [eclair, zeta, alpha] = [
+        await fixtures.skill(`Éclair ${suffix}`),
+        await fixtures.skill(`zeta ${suffix}`),
+        await fixtures.skill(`Alpha ${suffix}`),
+      ];
+      const position = await fixtures.position({
+        requiredSkills: [eclair, zeta, alpha].map((skill) => ({ skill, minimumRating: 1 })),
+      });
+      const response = await get<PositionDetailResponse>(tenant, `/positions/${position.id}`).expect(200);
+      expect(response.body.data.requiredSkills.map((skill) => skill.skillId)).toEqual([alpha.id, zeta.id, eclair.id]);
     });
 
     it('answers 404 NOT_FOUND for an unknown id', async () => {
@@ -363,8 +390,8 @@ describe('positions API', () => {
 
   describe('OpenAPI', () => {
     it('documents both endpoints, their query parameters and responses', async () => {
-      const document = (await http().get('/api/v1/openapi.json').expect(200)).body;
-      const list = document.paths['/api/v1/positions'].get;
+      const document = (await withoutKey.get('/openapi.json').expect(200)).body;
+      const list = document.paths['/positions'].get;
       const parameters = Object.fromEntries(list.parameters.map((p: { name: string }) => [p.name, p]));
       expect(Object.keys(parameters).sort()).toEqual(['limit', 'page', 'status']);
       expect(parameters.status).toMatchObject({ in: 'query', required: false });
@@ -374,23 +401,35 @@ describe('positions API', () => {
         '#/components/schemas/Position',
       );
 
-      const detail = document.paths['/api/v1/positions/{id}'].get;
+      const detail = document.paths['/positions/{id}'].get;
       expect(detail.parameters).toEqual([expect.objectContaining({ name: 'id', in: 'path' })]);
       expect(Object.keys(detail.responses)).toEqual(expect.arrayContaining(['200', '404', '401']));
 
       const schemas = document.components.schemas;
-      expect(Object.keys(schemas.Position.properties).sort()).toEqual(
-        ['department', 'description', 'id', 'mustBeFilledBy', 'name', 'replacesPerson', 'requiredSkills', 'status'],
-      );
+      expect(Object.keys(schemas.Position.properties).sort()).toEqual([
+        'department',
+        'description',
+        'id',
+        'mustBeFilledBy',
+        'name',
+        'replacesPerson',
+        'requiredSkills',
+        'status',
+      ]);
       expect(schemas.Position.required.sort()).toEqual(Object.keys(schemas.Position.properties).sort());
       expect(schemas.Position.properties.description.nullable).toBe(true);
       expect(schemas.Position.properties.mustBeFilledBy).toMatchObject({ nullable: true, format: 'date-time' });
       expect(Object.keys(schemas.PositionDetail.properties)).toContain('possibleReplacements');
-      expect(Object.keys(schemas.PossibleReplacement.properties).sort()).toEqual(
-        ['candidate', 'readyAt', 'replacementId', 'skillsGap', 'status'],
-      );
+      expect(Object.keys(schemas.PossibleReplacement.properties).sort()).toEqual([
+        'candidate',
+        'readyAt',
+        'replacementId',
+        'skillsGap',
+        'status',
+      ]);
       expect(schemas.SkillGap.properties.currentScore.nullable).toBe(true);
-      for (const field of ['minimumRating', 'currentScore', 'gap']) expect(schemas.SkillGap.properties[field].type).toBe('integer');
+      for (const field of ['minimumRating', 'currentScore', 'gap'])
+        expect(schemas.SkillGap.properties[field].type).toBe('integer');
       expect(schemas.RequiredSkill.properties.minimumRating.type).toBe('integer');
     });
   });

@@ -1,7 +1,8 @@
 import { NestExpressApplication } from '@nestjs/platform-express';
-import request from 'supertest';
+import { checkedRequest } from '../support/api-client';
 import { createTenant, createTestApp, TestTenant } from '../support/app';
 import { ProbeModule } from '../support/probe.module';
+import { describeIfRedis } from '../support/requirements';
 
 const LIMIT = 5;
 
@@ -18,14 +19,14 @@ describe('rate limit', () => {
 
     it('counts down per key and refuses the request after the limit with 429 RATE_LIMITED', async () => {
       for (let n = 1; n <= LIMIT; n++) {
-        const response = await request(app.getHttpServer()).get('/api/v1/probe').set('Authorization', tenant.bearer);
+        const response = await checkedRequest(app).get('/api/v1/probe').set('Authorization', tenant.bearer);
         expect(response.status).toBe(200);
         expect(response.headers['x-ratelimit-limit']).toBe(String(LIMIT));
         expect(response.headers['x-ratelimit-remaining']).toBe(String(LIMIT - n));
         expect(Number(response.headers['x-ratelimit-reset'])).toBeGreaterThan(0);
         expect(Number(response.headers['x-ratelimit-reset'])).toBeLessThanOrEqual(60);
       }
-      const refused = await request(app.getHttpServer()).get('/api/v1/probe').set('Authorization', tenant.bearer);
+      const refused = await checkedRequest(app).get('/api/v1/probe').set('Authorization', tenant.bearer);
       expect(refused.status).toBe(429);
       expect(refused.body).toEqual({ success: false, error: { message: expect.any(String), code: 'RATE_LIMITED' } });
       expect(refused.headers['x-ratelimit-remaining']).toBe('0');
@@ -35,7 +36,7 @@ describe('rate limit', () => {
 
     it('gives every key its own window', async () => {
       const other = await createTenant(app);
-      const response = await request(app.getHttpServer()).get('/api/v1/probe').set('Authorization', other.bearer);
+      const response = await checkedRequest(app).get('/api/v1/probe').set('Authorization', other.bearer);
       expect(response.status).toBe(200);
       expect(response.headers['x-ratelimit-remaining']).toBe(String(LIMIT - 1));
     });
@@ -43,21 +44,21 @@ describe('rate limit', () => {
     it('limits requests without a valid key by client address', async () => {
       const statuses: number[] = [];
       for (let n = 0; n <= LIMIT; n++) {
-        statuses.push((await request(app.getHttpServer()).get('/api/v1/probe').set('Authorization', 'Bearer nope')).status);
+        statuses.push((await checkedRequest(app).get('/api/v1/probe').set('Authorization', 'Bearer nope')).status);
       }
       expect(statuses).toEqual([...Array(LIMIT).fill(401), 429]);
     });
 
     it('never limits the health checks', async () => {
       for (let n = 0; n <= LIMIT + 1; n++) {
-        const response = await request(app.getHttpServer()).get('/health/live');
+        const response = await checkedRequest(app).get('/health/live');
         expect(response.status).toBe(200);
         expect(response.headers['x-ratelimit-limit']).toBeUndefined();
       }
     });
   });
 
-  describe('in Redis, shared by instances', () => {
+  describeIfRedis('in Redis, shared by instances', () => {
     const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
     let first: NestExpressApplication;
     let second: NestExpressApplication;
@@ -76,7 +77,7 @@ describe('rate limit', () => {
       const statuses: number[] = [];
       for (let n = 0; n <= LIMIT; n++) {
         const app = n % 2 === 0 ? first : second;
-        statuses.push((await request(app.getHttpServer()).get('/api/v1/probe').set('Authorization', tenant.bearer)).status);
+        statuses.push((await checkedRequest(app).get('/api/v1/probe').set('Authorization', tenant.bearer)).status);
       }
       expect(statuses).toEqual([...Array(LIMIT).fill(200), 429]);
     });

@@ -1,6 +1,9 @@
-import { NestExpressApplication } from '@nestjs/platform-express';
 import { EventEmitter2 } from '@nestjs/event-emitter';
+import { NestExpressApplication } from '@nestjs/platform-express';
 import { newId } from '../../src/common/uuid';
+import { EmployeeResponse } from '../../src/employees/dto/employee.response';
+import { PersonSkillResponse, RatingResponse } from '../../src/ratings/dto/rating.response';
+import { SkillResponse } from '../../src/skills/dto/skill.response';
 import { apiClient } from '../support/api-client';
 import { createTenant, createTestApp, dataSourceOf, TestTenant } from '../support/app';
 import { EventRecorder } from '../support/event-recorder';
@@ -25,14 +28,17 @@ describe('ratings', () => {
     await app.close();
   });
 
-  const { get, post } = apiClient(() => app, () => tenant);
+  const { get, post } = apiClient(
+    () => app,
+    () => tenant,
+  );
 
   describe('POST /employees/{id}/ratings', () => {
     it('creates the PersonSkill and a Rating, answers 201 with it and emits skill.rated with it', async () => {
       const employee = await createEmployee(app, tenant);
       const skill = await createSkill(app, tenant);
       events.clear(tenant.organisationId);
-      const response = await post(`/employees/${employee.id}/ratings`, {
+      const response = await post<RatingResponse>(`/employees/${employee.id}/ratings`, {
         skillId: skill.id,
         score: 5,
         ratingType: 'SELF_ASSESMENT',
@@ -53,15 +59,26 @@ describe('ratings', () => {
       });
       const rating = response.body.data;
       expect(events.of(tenant.organisationId)).toEqual([
-        { name: 'skill.rated', data: { employeeId: employee.id, rating }, occurredAt: rating.createdAt, inTransaction: true },
+        {
+          name: 'skill.rated',
+          data: { employeeId: employee.id, rating },
+          occurredAt: rating.createdAt,
+          inTransaction: true,
+        },
       ]);
-      const skills = await get(`/employees/${employee.id}/skills`).expect(200);
+      const skills = await get<PersonSkillResponse[]>(`/employees/${employee.id}/skills`).expect(200);
       expect(skills.body.data).toEqual([
         {
           personSkillId: rating.personSkillId,
           skillId: skill.id,
           skillName: skill.name,
-          latestRating: { ratingId: rating.ratingId, score: 5, ratingType: 'SELF_ASSESMENT', comment: 'I am great', createdAt: rating.createdAt },
+          latestRating: {
+            ratingId: rating.ratingId,
+            score: 5,
+            ratingType: 'SELF_ASSESMENT',
+            comment: 'I am great',
+            createdAt: rating.createdAt,
+          },
         },
       ]);
     });
@@ -72,20 +89,26 @@ describe('ratings', () => {
       const failing = async () => {
         throw new Error('outbox unavailable');
       };
+      // eslint-disable-next-line @typescript-eslint/no-misused-promises -- an async listener is what fails the write
       app.get(EventEmitter2).on('skill.rated', failing);
       try {
-        await post(`/employees/${employee.id}/ratings`, { skillId: skill.id, score: 1, ratingType: 'LLM_RATING' }).expect(500);
+        await post(`/employees/${employee.id}/ratings`, {
+          skillId: skill.id,
+          score: 1,
+          ratingType: 'LLM_RATING',
+        }).expect(500);
       } finally {
+        // eslint-disable-next-line @typescript-eslint/no-misused-promises -- the same listener, removed
         app.get(EventEmitter2).off('skill.rated', failing);
       }
-      expect((await get(`/employees/${employee.id}/skills`)).body.data).toEqual([]);
-      expect((await get(`/employees/${employee.id}/ratings`)).body.meta.total).toBe(0);
+      expect((await get<PersonSkillResponse[]>(`/employees/${employee.id}/skills`)).body.data).toEqual([]);
+      expect((await get<RatingResponse[]>(`/employees/${employee.id}/ratings`)).body.meta.total).toBe(0);
     });
 
     it('accepts a skillId in upper case', async () => {
       const employee = await createEmployee(app, tenant);
       const skill = await createSkill(app, tenant);
-      const response = await post(`/employees/${employee.id}/ratings`, {
+      const response = await post<RatingResponse>(`/employees/${employee.id}/ratings`, {
         skillId: skill.id.toUpperCase(),
         score: 1,
         ratingType: 'MANAGER_EVALUATION',
@@ -100,8 +123,15 @@ describe('ratings', () => {
     ])('answers %s in the body with 404 and emits nothing', async (_case, skillId) => {
       const employee = await createEmployee(app, tenant);
       events.clear(tenant.organisationId);
-      const response = await post(`/employees/${employee.id}/ratings`, { skillId, score: 1, ratingType: 'LLM_RATING' }).expect(404);
-      expect(response.body).toEqual({ success: false, error: { code: 'NOT_FOUND', message: expect.stringContaining('Skill') } });
+      const response = await post<RatingResponse>(`/employees/${employee.id}/ratings`, {
+        skillId,
+        score: 1,
+        ratingType: 'LLM_RATING',
+      }).expect(404);
+      expect(response.body).toEqual({
+        success: false,
+        error: { code: 'NOT_FOUND', message: expect.stringContaining('Skill') },
+      });
       expect(events.of(tenant.organisationId)).toEqual([]);
     });
 
@@ -123,10 +153,14 @@ describe('ratings', () => {
       const employee = await createEmployee(app, tenant);
       const skill = await createSkill(app, tenant);
       for (const score of [-1, 6]) {
-        const response = await post(`/employees/${employee.id}/ratings`, { skillId: skill.id, score, ratingType: 'LLM_RATING' }).expect(400);
+        const response = await post<RatingResponse>(`/employees/${employee.id}/ratings`, {
+          skillId: skill.id,
+          score,
+          ratingType: 'LLM_RATING',
+        }).expect(400);
         expect(response.body.error.message).toContain('between 0 and 5');
       }
-      expect((await get(`/employees/${employee.id}/skills`)).body.data).toEqual([]);
+      expect((await get<PersonSkillResponse[]>(`/employees/${employee.id}/skills`)).body.data).toEqual([]);
     });
 
     it('accepts comment null as no comment', async () => {
@@ -141,24 +175,40 @@ describe('ratings', () => {
       const skill = await createSkill(app, tenant);
       const responses = await Promise.all(
         [0, 1, 2, 3, 4, 5, 0, 1].map((score) =>
-          post(`/employees/${employee.id}/ratings`, { skillId: skill.id, score, ratingType: 'LLM_RATING' }),
+          post<RatingResponse>(`/employees/${employee.id}/ratings`, {
+            skillId: skill.id,
+            score,
+            ratingType: 'LLM_RATING',
+          }),
         ),
       );
       expect(responses.map((response) => response.status)).toEqual(Array(8).fill(201));
       expect(new Set(responses.map((response) => response.body.data.personSkillId)).size).toBe(1);
-      const listed = await get(`/employees/${employee.id}/ratings?limit=100`).expect(200);
+      const listed = await get<RatingResponse[]>(`/employees/${employee.id}/ratings?limit=100`).expect(200);
       expect(listed.body.meta.total).toBe(8);
     });
 
     it('answers an unknown employee with 404 Employee before looking at the skill', async () => {
-      const response = await post(`/employees/${UNKNOWN_ID}/ratings`, { skillId: UNKNOWN_ID, score: 1, ratingType: 'LLM_RATING' });
+      const response = await post<RatingResponse>(`/employees/${UNKNOWN_ID}/ratings`, {
+        skillId: UNKNOWN_ID,
+        score: 1,
+        ratingType: 'LLM_RATING',
+      });
       expect(response.status).toBe(404);
       expect(response.body.error.message).toMatch(/Employee/);
       const known = await createEmployee(app, tenant);
       const skill = await createSkill(app, tenant);
-      const unknownEmployee = await post(`/employees/${UNKNOWN_ID}/ratings`, { skillId: skill.id, score: 1, ratingType: 'LLM_RATING' });
+      const unknownEmployee = await post<RatingResponse>(`/employees/${UNKNOWN_ID}/ratings`, {
+        skillId: skill.id,
+        score: 1,
+        ratingType: 'LLM_RATING',
+      });
       expect(unknownEmployee.body.error.message).toMatch(/Employee/);
-      const unknownSkill = await post(`/employees/${known.id}/ratings`, { skillId: UNKNOWN_ID, score: 1, ratingType: 'LLM_RATING' });
+      const unknownSkill = await post<RatingResponse>(`/employees/${known.id}/ratings`, {
+        skillId: UNKNOWN_ID,
+        score: 1,
+        ratingType: 'LLM_RATING',
+      });
       expect(unknownSkill.status).toBe(404);
       expect(unknownSkill.body.error.message).toMatch(/Skill/);
     });
@@ -170,10 +220,10 @@ describe('ratings', () => {
   });
 
   describe('GET /employees/{id}/ratings', () => {
-    let employee: Record<string, any>;
-    let java: Record<string, any>;
-    let go: Record<string, any>;
-    let ratings: Record<string, any>[];
+    let employee: EmployeeResponse;
+    let java: SkillResponse;
+    let go: SkillResponse;
+    let ratings: RatingResponse[];
 
     beforeEach(async () => {
       employee = await createEmployee(app, tenant);
@@ -188,12 +238,20 @@ describe('ratings', () => {
       await rate(app, tenant, other.id, java.id);
     });
 
-    const list = async (query = '') => (await get(`/employees/${employee.id}/ratings${query}`).expect(200)).body;
+    const list = async (query = '') =>
+      (await get<RatingResponse[]>(`/employees/${employee.id}/ratings${query}`).expect(200)).body;
 
     it('lists the employee’s Ratings newest first with meta', async () => {
       const body = await list();
       expect(body.data).toEqual([...ratings].reverse());
-      expect(body.meta).toEqual({ total: 4, page: 1, limit: 20, totalPages: 1, hasNextPage: false, hasPrevPage: false });
+      expect(body.meta).toEqual({
+        total: 4,
+        page: 1,
+        limit: 20,
+        totalPages: 1,
+        hasNextPage: false,
+        hasPrevPage: false,
+      });
       const page = await list('?limit=3&page=2');
       expect(page.data).toEqual([ratings[0]]);
       expect(page.meta).toMatchObject({ total: 4, totalPages: 2, hasPrevPage: true });
@@ -210,12 +268,12 @@ describe('ratings', () => {
         );
       }
       const body = await list('?limit=2');
-      expect(body.data.map((r: { ratingId: string }) => r.ratingId)).toEqual([ids[1], ids[0]]);
+      expect(body.data.map((r) => r.ratingId)).toEqual([ids[1], ids[0]]);
     });
 
     it('filters by skillId; an unknown or malformed skill id gives an empty list', async () => {
       const body = await list(`?skillId=${java.id}`);
-      expect(body.data.map((r: { score: number }) => r.score)).toEqual([4, 3, 1]);
+      expect(body.data.map((r) => r.score)).toEqual([4, 3, 1]);
       expect(body.meta.total).toBe(3);
       const unknown = await list(`?skillId=${UNKNOWN_ID}`);
       expect(unknown).toEqual({
@@ -227,9 +285,9 @@ describe('ratings', () => {
     });
 
     it('filters by each of the three ratingType spellings and refuses any other with 400', async () => {
-      expect((await list('?ratingType=MANAGER_EVALUATION')).data.map((r: { score: number }) => r.score)).toEqual([4, 2]);
-      expect((await list('?ratingType=SELF_ASSESMENT')).data.map((r: { score: number }) => r.score)).toEqual([1]);
-      expect((await list('?ratingType=LLM_RATING')).data.map((r: { score: number }) => r.score)).toEqual([3]);
+      expect((await list('?ratingType=MANAGER_EVALUATION')).data.map((r) => r.score)).toEqual([4, 2]);
+      expect((await list('?ratingType=SELF_ASSESMENT')).data.map((r) => r.score)).toEqual([1]);
+      expect((await list('?ratingType=LLM_RATING')).data.map((r) => r.score)).toEqual([3]);
       for (const value of ['SELF_ASSESSMENT', 'llm_rating', '']) {
         const response = await get(`/employees/${employee.id}/ratings?ratingType=${value}`).expect(400);
         expect(response.body.error.details[0].field).toBe('ratingType');
@@ -244,9 +302,11 @@ describe('ratings', () => {
           rating.ratingId,
         ]);
       }
-      const scores = async (query: string) => (await list(query)).data.map((r: { score: number }) => r.score);
+      const scores = async (query: string) => (await list(query)).data.map((r) => r.score);
       expect(await scores('?from=2026-01-02&to=2026-01-03T00:00:00.000Z')).toEqual([3, 2]);
-      expect(await scores(`?from=${encodeURIComponent('2026-01-02T01:00:00+01:00')}&to=2026-01-02T23:59:59.999Z`)).toEqual([2]);
+      expect(
+        await scores(`?from=${encodeURIComponent('2026-01-02T01:00:00+01:00')}&to=2026-01-02T23:59:59.999Z`),
+      ).toEqual([2]);
       expect(await scores('?from=2026-01-04')).toEqual([4]);
       expect(await scores('?to=2026-01-01T00:00:00Z')).toEqual([1]);
       const returned = (await list('?skillId=' + go.id)).data[0].createdAt;

@@ -1,4 +1,6 @@
 import { NestExpressApplication } from '@nestjs/platform-express';
+import { DeletedResponse } from '../../src/common/dto/deleted.response';
+import { SkillDetailResponse, SkillResponse } from '../../src/skills/dto/skill.response';
 import { apiClient } from '../support/api-client';
 import { createTenant, createTestApp, TestTenant } from '../support/app';
 import { createEmployee, createSkill, rate, unique } from '../support/people.factory';
@@ -17,11 +19,14 @@ describe('skills', () => {
   });
   afterAll(() => app.close());
 
-  const { get, post, patch, del } = apiClient(() => app, () => tenant);
+  const { get, post, patch, del } = apiClient(
+    () => app,
+    () => tenant,
+  );
 
   describe('POST /skills', () => {
     it('creates a skill with the defaults NUMERIC, 0 and 5', async () => {
-      const response = await post('/skills', { name: 'TypeScript' }).expect(201);
+      const response = await post<SkillResponse>('/skills', { name: 'TypeScript' }).expect(201);
       expect(response.body).toEqual({
         success: true,
         data: {
@@ -32,12 +37,13 @@ describe('skills', () => {
           ratingScaleMax: 5,
           ratingScaleType: 'NUMERIC',
           createdAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
+          updatedAt: response.body.data.createdAt,
         },
       });
     });
 
     it('takes every field', async () => {
-      const response = await post('/skills', {
+      const response = await post<SkillResponse>('/skills', {
         name: 'Negotiation',
         description: 'Getting to yes',
         ratingScaleMin: 1,
@@ -54,7 +60,9 @@ describe('skills', () => {
     });
 
     it('accepts a single-point scale (min equal to max) and a CUSTOM type', async () => {
-      await post('/skills', { name: 'Pass', ratingScaleMin: 1, ratingScaleMax: 1, ratingScaleType: 'CUSTOM' }).expect(201);
+      await post('/skills', { name: 'Pass', ratingScaleMin: 1, ratingScaleMax: 1, ratingScaleType: 'CUSTOM' }).expect(
+        201,
+      );
     });
 
     it.each([
@@ -80,7 +88,10 @@ describe('skills', () => {
     it('refuses a name that differs only in case with 409, but allows it in another organisation', async () => {
       await createSkill(app, tenant, { name: 'Kubernetes' });
       const response = await post('/skills', { name: 'KUBERNETES' }).expect(409);
-      expect(response.body).toEqual({ success: false, error: { code: 'CONFLICT', message: expect.stringContaining('name') } });
+      expect(response.body).toEqual({
+        success: false,
+        error: { code: 'CONFLICT', message: expect.stringContaining('name') },
+      });
       await createSkill(app, await createTenant(app), { name: 'Kubernetes' });
     });
   });
@@ -89,13 +100,13 @@ describe('skills', () => {
     it('lists oldest first with meta', async () => {
       const skills = [];
       for (let i = 0; i < 3; i++) skills.push(await createSkill(app, tenant));
-      const response = await get('/skills?limit=2&page=2').expect(200);
+      const response = await get<SkillResponse[]>('/skills?limit=2&page=2').expect(200);
       expect(response.body).toEqual({
         success: true,
         data: [skills[2]],
         meta: { total: 3, page: 2, limit: 2, totalPages: 2, hasNextPage: false, hasPrevPage: true },
       });
-      expect((await get('/skills').expect(200)).body.data).toEqual(skills);
+      expect((await get<SkillResponse[]>('/skills').expect(200)).body.data).toEqual(skills);
     });
 
     it('searches a case-insensitive substring of the name, wildcards literally', async () => {
@@ -104,12 +115,14 @@ describe('skills', () => {
       const underscore = await createSkill(app, tenant, { name: 'snake_case' });
       await createSkill(app, tenant, { name: 'Go', description: 'javascript-free' });
       const search = async (term: string) =>
-        (await get(`/skills?search=${encodeURIComponent(term)}`).expect(200)).body.data.map((s: { id: string }) => s.id);
+        (await get<SkillResponse[]>(`/skills?search=${encodeURIComponent(term)}`).expect(200)).body.data.map(
+          (s) => s.id,
+        );
       expect(await search('ASCRI')).toEqual([java.id]);
       expect(await search('%')).toEqual([percent.id]);
       expect(await search('_')).toEqual([underscore.id]);
       expect(await search('j_va')).toEqual([]);
-      const counted = await get('/skills?search=a').expect(200);
+      const counted = await get<SkillResponse[]>('/skills?search=a').expect(200);
       expect(counted.body.meta.total).toBe(2);
     });
   });
@@ -130,9 +143,11 @@ describe('skills', () => {
       await rate(app, tenant, leaving.id, skill.id);
       await rate(app, tenant, unrelated.id, other.id);
       await del(`/employees/${leaving.id}`).expect(200);
-      const response = await get(`/skills/${skill.id}`).expect(200);
+      const response = await get<SkillDetailResponse>(`/skills/${skill.id}`).expect(200);
       expect(response.body).toEqual({ success: true, data: { ...skill, employeeCount: 2 } });
-      expect((await get(`/skills/${(await createSkill(app, tenant)).id}`)).body.data.employeeCount).toBe(0);
+      expect(
+        (await get<SkillDetailResponse>(`/skills/${(await createSkill(app, tenant)).id}`)).body.data.employeeCount,
+      ).toBe(0);
     });
 
     it.each([UNKNOWN_ID, 'not-a-uuid'])('answers %s with 404', async (id) => {
@@ -144,10 +159,24 @@ describe('skills', () => {
   describe('PATCH /skills/{id}', () => {
     it('changes only the supplied fields and clears description with null', async () => {
       const skill = await createSkill(app, tenant, { description: 'old' });
-      const response = await patch(`/skills/${skill.id}`, { description: null, ratingScaleMax: 10, ratingScaleType: 'STAR' }).expect(200);
-      const expected = { ...skill, description: null, ratingScaleMax: 10, ratingScaleType: 'STAR' };
+      const response = await patch<SkillResponse>(`/skills/${skill.id}`, {
+        description: null,
+        ratingScaleMax: 10,
+        ratingScaleType: 'STAR',
+      }).expect(200);
+      const expected = {
+        ...skill,
+        description: null,
+        ratingScaleMax: 10,
+        ratingScaleType: 'STAR',
+        updatedAt: response.body.data.updatedAt,
+      };
       expect(response.body).toEqual({ success: true, data: expected });
-      expect((await get(`/skills/${skill.id}`)).body.data).toEqual({ ...expected, employeeCount: 0 });
+      expect(Date.parse(expected.updatedAt)).toBeGreaterThan(Date.parse(skill.updatedAt));
+      expect((await get<SkillDetailResponse>(`/skills/${skill.id}`)).body.data).toEqual({
+        ...expected,
+        employeeCount: 0,
+      });
     });
 
     it('rejects a change that leaves ratingScaleMin above ratingScaleMax with 400, changing nothing', async () => {
@@ -155,7 +184,10 @@ describe('skills', () => {
       const response = await patch(`/skills/${skill.id}`, { ratingScaleMin: 6 }).expect(400);
       expect(response.body.error.details[0].field).toBe('ratingScaleMin');
       await patch(`/skills/${skill.id}`, { ratingScaleMax: -1 }).expect(400);
-      expect((await get(`/skills/${skill.id}`)).body.data).toMatchObject({ ratingScaleMin: 0, ratingScaleMax: 5 });
+      expect((await get<SkillDetailResponse>(`/skills/${skill.id}`)).body.data).toMatchObject({
+        ratingScaleMin: 0,
+        ratingScaleMax: 5,
+      });
       await patch(`/skills/${skill.id}`, { ratingScaleMin: 6, ratingScaleMax: 8 }).expect(200);
     });
 
@@ -174,7 +206,7 @@ describe('skills', () => {
       const taken = await createSkill(app, tenant, { name: 'Rust' });
       const skill = await createSkill(app, tenant, { name: 'Go' });
       await patch(`/skills/${skill.id}`, { name: taken.name.toLowerCase() }).expect(409);
-      const renamed = await patch(`/skills/${skill.id}`, { name: 'GO' }).expect(200);
+      const renamed = await patch<SkillResponse>(`/skills/${skill.id}`, { name: 'GO' }).expect(200);
       expect(renamed.body.data.name).toBe('GO');
     });
 
@@ -186,7 +218,7 @@ describe('skills', () => {
   describe('DELETE /skills/{id}', () => {
     it('deletes a skill without ratings', async () => {
       const skill = await createSkill(app, tenant);
-      const response = await del(`/skills/${skill.id}`).expect(200);
+      const response = await del<DeletedResponse>(`/skills/${skill.id}`).expect(200);
       expect(response.body).toEqual({ success: true, data: { deleted: true } });
       await get(`/skills/${skill.id}`).expect(404);
       await del(`/skills/${skill.id}`).expect(404);

@@ -1,5 +1,8 @@
 import { NestExpressApplication } from '@nestjs/platform-express';
-import request from 'supertest';
+import { EmployeeDetailResponse, EmployeeResponse } from '../../src/employees/dto/employee.response';
+import { RatingResponse } from '../../src/ratings/dto/rating.response';
+import { SkillDetailResponse, SkillResponse } from '../../src/skills/dto/skill.response';
+import { apiClient } from '../support/api-client';
 import { createTenant, createTestApp, TestTenant } from '../support/app';
 import { EventRecorder } from '../support/event-recorder';
 import { createEmployee, createSkill, rate } from '../support/people.factory';
@@ -10,10 +13,10 @@ describe('tenancy of employees, skills and ratings', () => {
   let owner: TestTenant;
   let stranger: TestTenant;
   let events: EventRecorder;
-  let employee: Record<string, any>;
-  let skill: Record<string, any>;
-  let strangersEmployee: Record<string, any>;
-  let strangersSkill: Record<string, any>;
+  let employee: EmployeeResponse;
+  let skill: SkillResponse;
+  let strangersEmployee: EmployeeResponse;
+  let strangersSkill: SkillResponse;
 
   beforeAll(async () => {
     app = await createTestApp();
@@ -33,47 +36,63 @@ describe('tenancy of employees, skills and ratings', () => {
     await app.close();
   });
 
-  const as = (tenant: TestTenant) => {
-    const http = request(app.getHttpServer());
-    return {
-      get: (path: string) => http.get(`/api/v1${path}`).set('Authorization', tenant.bearer),
-      post: (path: string, body: object) => http.post(`/api/v1${path}`).set('Authorization', tenant.bearer).send(body),
-      put: (path: string, body: object) => http.put(`/api/v1${path}`).set('Authorization', tenant.bearer).send(body),
-      patch: (path: string, body: object) => http.patch(`/api/v1${path}`).set('Authorization', tenant.bearer).send(body),
-      delete: (path: string) => http.delete(`/api/v1${path}`).set('Authorization', tenant.bearer),
-    };
-  };
+  const as = (tenant: TestTenant) =>
+    apiClient(
+      () => app,
+      () => tenant,
+    );
 
   it.each([
     ['GET /employees/{id}', () => as(stranger).get(`/employees/${employee.id}`)],
     ['PATCH /employees/{id}', () => as(stranger).patch(`/employees/${employee.id}`, { firstName: 'Hacked' })],
-    ['DELETE /employees/{id}', () => as(stranger).delete(`/employees/${employee.id}`)],
+    ['DELETE /employees/{id}', () => as(stranger).del(`/employees/${employee.id}`)],
     ['GET /employees/{id}/skills', () => as(stranger).get(`/employees/${employee.id}/skills`)],
     [
       'PUT /employees/{id}/skills/{skillId} with the other’s employee',
-      () => as(stranger).put(`/employees/${employee.id}/skills/${strangersSkill.id}`, { score: 1, ratingType: 'LLM_RATING' }),
+      () =>
+        as(stranger).put(`/employees/${employee.id}/skills/${strangersSkill.id}`, {
+          score: 1,
+          ratingType: 'LLM_RATING',
+        }),
     ],
     [
       'PUT /employees/{id}/skills/{skillId} with the other’s skill',
-      () => as(stranger).put(`/employees/${strangersEmployee.id}/skills/${skill.id}`, { score: 1, ratingType: 'LLM_RATING' }),
+      () =>
+        as(stranger).put(`/employees/${strangersEmployee.id}/skills/${skill.id}`, {
+          score: 1,
+          ratingType: 'LLM_RATING',
+        }),
     ],
-    ['DELETE /employees/{id}/skills/{skillId}', () => as(stranger).delete(`/employees/${employee.id}/skills/${skill.id}?force=true`)],
+    [
+      'DELETE /employees/{id}/skills/{skillId}',
+      () => as(stranger).del(`/employees/${employee.id}/skills/${skill.id}?force=true`),
+    ],
     [
       'DELETE /employees/{id}/skills/{skillId} with the other’s skill',
-      () => as(stranger).delete(`/employees/${strangersEmployee.id}/skills/${skill.id}`),
+      () => as(stranger).del(`/employees/${strangersEmployee.id}/skills/${skill.id}`),
     ],
     ['GET /employees/{id}/ratings', () => as(stranger).get(`/employees/${employee.id}/ratings`)],
     [
       'POST /employees/{id}/ratings with the other’s employee',
-      () => as(stranger).post(`/employees/${employee.id}/ratings`, { skillId: strangersSkill.id, score: 1, ratingType: 'LLM_RATING' }),
+      () =>
+        as(stranger).post(`/employees/${employee.id}/ratings`, {
+          skillId: strangersSkill.id,
+          score: 1,
+          ratingType: 'LLM_RATING',
+        }),
     ],
     [
       'POST /employees/{id}/ratings with the other’s skill in the body',
-      () => as(stranger).post(`/employees/${strangersEmployee.id}/ratings`, { skillId: skill.id, score: 1, ratingType: 'LLM_RATING' }),
+      () =>
+        as(stranger).post(`/employees/${strangersEmployee.id}/ratings`, {
+          skillId: skill.id,
+          score: 1,
+          ratingType: 'LLM_RATING',
+        }),
     ],
     ['GET /skills/{id}', () => as(stranger).get(`/skills/${skill.id}`)],
     ['PATCH /skills/{id}', () => as(stranger).patch(`/skills/${skill.id}`, { name: 'Hacked' })],
-    ['DELETE /skills/{id}', () => as(stranger).delete(`/skills/${skill.id}`)],
+    ['DELETE /skills/{id}', () => as(stranger).del(`/skills/${skill.id}`)],
   ])('%s with the other organisation’s ids answers 404 and emits nothing', async (_case, call) => {
     const response = await call();
     expect(response.status).toBe(404);
@@ -83,25 +102,34 @@ describe('tenancy of employees, skills and ratings', () => {
   });
 
   it('leaves the owner’s rows untouched', async () => {
-    const detail = await as(owner).get(`/employees/${employee.id}`).expect(200);
+    const detail = await as(owner).get<EmployeeDetailResponse>(`/employees/${employee.id}`).expect(200);
     expect(detail.body.data).toMatchObject({ firstName: 'Shared', leftAt: null });
     expect(detail.body.data.skills).toHaveLength(1);
-    expect((await as(owner).get(`/skills/${skill.id}`).expect(200)).body.data).toMatchObject({ name: 'Shared skill', employeeCount: 1 });
-    expect((await as(owner).get(`/employees/${employee.id}/ratings`).expect(200)).body.meta.total).toBe(1);
+    expect((await as(owner).get<SkillDetailResponse>(`/skills/${skill.id}`).expect(200)).body.data).toMatchObject({
+      name: 'Shared skill',
+      employeeCount: 1,
+    });
+    expect(
+      (await as(owner).get<RatingResponse[]>(`/employees/${employee.id}/ratings`).expect(200)).body.meta.total,
+    ).toBe(1);
   });
 
   it('never lists the other organisation’s rows, whatever the filter', async () => {
     for (const query of ['', '?search=shared', '?departmentId=D', '?isActive=true']) {
-      const response = await as(stranger).get(`/employees${query}`).expect(200);
-      expect(response.body.data.map((e: { id: string }) => e.id)).toEqual([strangersEmployee.id]);
+      const response = await as(stranger).get<EmployeeResponse[]>(`/employees${query}`).expect(200);
+      expect(response.body.data.map((e) => e.id)).toEqual([strangersEmployee.id]);
       expect(response.body.meta.total).toBe(1);
     }
     for (const query of ['', '?search=shared']) {
-      const response = await as(stranger).get(`/skills${query}`).expect(200);
-      expect(response.body.data.map((s: { id: string }) => s.id)).toEqual([strangersSkill.id]);
+      const response = await as(stranger).get<SkillResponse[]>(`/skills${query}`).expect(200);
+      expect(response.body.data.map((s) => s.id)).toEqual([strangersSkill.id]);
     }
-    const ratings = await as(stranger).get(`/employees/${strangersEmployee.id}/ratings?skillId=${skill.id}`).expect(200);
+    const ratings = await as(stranger)
+      .get<RatingResponse[]>(`/employees/${strangersEmployee.id}/ratings?skillId=${skill.id}`)
+      .expect(200);
     expect(ratings.body.data).toEqual([]);
-    expect((await as(stranger).get(`/skills/${strangersSkill.id}`).expect(200)).body.data.employeeCount).toBe(0);
+    expect(
+      (await as(stranger).get<SkillDetailResponse>(`/skills/${strangersSkill.id}`).expect(200)).body.data.employeeCount,
+    ).toBe(0);
   });
 });

@@ -1,15 +1,25 @@
 import { Body, Controller, Module, Post } from '@nestjs/common';
 import { NestExpressApplication } from '@nestjs/platform-express';
+import { ApiExcludeController } from '@nestjs/swagger';
 import { DataSource } from 'typeorm';
-import request from 'supertest';
 import { OrgId } from '../../src/auth/org-id.decorator';
-import { DomainEventName, DomainEvents } from '../../src/events/domain-events';
 import { newId } from '../../src/common/uuid';
+import { AppConfig } from '../../src/config/config';
+import { DomainEventName, DomainEvents } from '../../src/events/domain-events';
+import { apiClient } from '../support/api-client';
 import { createTenant, createTestApp, dataSourceOf, TestTenant } from '../support/app';
-import { makeSelfSignedCertificate, TrustCertificateModule } from '../support/tls';
-import { ReceivedRequest, verifySignatures, WebhookReceiver } from '../support/webhook-receiver';
+import { dispatcherRounds } from '../support/dispatcher';
+import { testCertificate, TrustCertificateModule } from '../support/tls';
+import {
+  ReceivedRequest,
+  verifySignatures,
+  verifyStandardSignature,
+  WebhookReceiver,
+} from '../support/webhook-receiver';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+/** Dispatching apps poll often, so tests that wait for a poll wait little. */
+const FAST_POLL: Partial<AppConfig> = { webhookPollIntervalMs: 100 };
 
 /** Publishes a domain event inside a transaction, as the feature services do. */
 async function publish(
@@ -25,6 +35,7 @@ async function publish(
 }
 
 /** A test-only API call that emits an event and answers after commit, like any write of the API. */
+@ApiExcludeController()
 @Controller('webhook-probe')
 class EmitProbeController {
   constructor(
@@ -46,15 +57,18 @@ class EmitProbeModule {}
 
 interface DeliveryRow {
   id: string;
+  event_id: string;
   event: string;
   outcome: string | null;
   status_code: number | null;
+  error: string | null;
   claimed_at: Date | null;
 }
 
 function deliveryRows(app: NestExpressApplication, endpointId: string): Promise<DeliveryRow[]> {
   return dataSourceOf(app).query(
-    `SELECT id, event, outcome, status_code, claimed_at FROM webhook_deliveries WHERE endpoint_id = $1 ORDER BY created_at, id`,
+    `SELECT id, event_id, event, outcome, status_code, error, claimed_at FROM webhook_deliveries
+      WHERE endpoint_id = $1 ORDER BY created_at, id`,
     [endpointId],
   );
 }
@@ -68,7 +82,7 @@ async function waitUntil(check: () => Promise<boolean>, what: string, timeoutMs 
 }
 
 describe('webhooks: delivery', () => {
-  const certificate = makeSelfSignedCertificate();
+  const certificate = testCertificate();
   const trust = TrustCertificateModule.of(certificate);
   let receiver: WebhookReceiver;
 
@@ -84,10 +98,11 @@ describe('webhooks: delivery', () => {
     events: DomainEventName[],
     secret?: string,
   ): Promise<string> {
-    const response = await request(app.getHttpServer())
-      .post('/api/v1/webhooks')
-      .set('Authorization', tenant.bearer)
-      .send({ url: receiver.url(path), events, ...(secret === undefined ? {} : { secret }) })
+    const response = await apiClient(
+      () => app,
+      () => tenant,
+    )
+      .post('/webhooks', { url: receiver.url(path), events, ...(secret === undefined ? {} : { secret }) })
       .expect(201);
     return response.body.data.id;
   }
@@ -97,10 +112,14 @@ describe('webhooks: delivery', () => {
   describe('with a dispatching instance', () => {
     let app: NestExpressApplication;
     let tenant: TestTenant;
-    const http = () => request(app.getHttpServer());
+    const as = (who: TestTenant) =>
+      apiClient(
+        () => app,
+        () => who,
+      );
 
     beforeAll(async () => {
-      app = await createTestApp({}, [trust, EmitProbeModule], { dispatch: true });
+      app = await createTestApp(FAST_POLL, [trust, EmitProbeModule], { dispatch: true });
       tenant = await createTenant(app);
     });
     afterAll(() => app.close());
@@ -117,7 +136,10 @@ describe('webhooks: delivery', () => {
         { name: 'employee.created', data: { id: newId(), firstName: 'Ada', title: null } },
         { name: 'employee.updated', data: { id: newId(), firstName: 'Ada', title: 'CTO' } },
         { name: 'employee.deactivated', data: { id: newId(), leftAt: '2026-01-31T09:00:00.000Z' } },
-        { name: 'skill.rated', data: { employeeId: newId(), rating: { ratingId: newId(), score: 4, comment: 'ünïcode ✓' } } },
+        {
+          name: 'skill.rated',
+          data: { employeeId: newId(), rating: { ratingId: newId(), score: 4, comment: 'ünïcode ✓' } },
+        },
         { name: 'position.updated', data: { id: newId(), status: 'OPEN', requiredSkills: [] } },
       ] as const;
       const occurredAt = new Date('2026-02-01T10:11:12.345Z');
@@ -128,23 +150,52 @@ describe('webhooks: delivery', () => {
       for (const event of published) {
         const [arrived] = received.filter((r) => header(r, 'x-service-event') === event.name);
         expect(arrived.method).toBe('POST');
-        expect(arrived.body.equals(Buffer.from(JSON.stringify({ event: event.name, timestamp: occurredAt.toISOString(), data: event.data })))).toBe(true);
+        expect(
+          arrived.body.equals(
+            Buffer.from(JSON.stringify({ event: event.name, timestamp: occurredAt.toISOString(), data: event.data })),
+          ),
+        ).toBe(true);
         expect(header(arrived, 'content-type')).toBe('application/json');
         expect(header(arrived, 'user-agent')).toMatch(/^skills-service-webhooks\//);
         expect(header(arrived, 'x-service-delivery')).toMatch(UUID);
         expect(header(arrived, 'x-service-signature')).toMatch(/^sha256=[0-9a-f]{64}$/);
-        expect(rows.find((row) => row.id === header(arrived, 'x-service-delivery'))?.event).toBe(event.name);
+        const row = rows.find((candidate) => candidate.id === header(arrived, 'x-service-delivery'));
+        expect(row?.event).toBe(event.name);
+        // Standard Webhooks: the event's id, the attempt's time, and a signature over both and the body.
+        expect(header(arrived, 'webhook-id')).toBe(row?.event_id);
+        const signedAt = Number(header(arrived, 'webhook-timestamp'));
+        expect(header(arrived, 'webhook-timestamp')).toMatch(/^\d+$/);
+        expect(signedAt).toBeLessThanOrEqual(Math.ceil(arrived.receivedAt / 1000));
+        expect(signedAt).toBeGreaterThan(arrived.receivedAt / 1000 - 10);
+        expect(header(arrived, 'webhook-signature')).toMatch(/^v1,[A-Za-z0-9+/]{43}=$/);
+        expect(verifyStandardSignature(arrived, 'endpoint-secret')).toEqual({ library: true, byHand: true });
+        expect(verifyStandardSignature(arrived, 'another-secret')).toEqual({ library: false, byHand: false });
       }
       expect(new Set(received.map((r) => header(r, 'x-service-delivery'))).size).toBe(published.length);
+      expect(new Set(received.map((r) => header(r, 'webhook-id'))).size).toBe(published.length);
 
-      const checks = received.map((r) => ({ body: r.body, signature: header(r, 'x-service-signature'), secret: 'endpoint-secret' }));
+      const checks = received.map((r) => ({
+        body: r.body,
+        signature: header(r, 'x-service-signature'),
+        secret: 'endpoint-secret',
+      }));
       expect(await verifySignatures(checks)).toEqual(published.map(() => true));
-      expect(await verifySignatures(checks.map((check) => ({ ...check, secret: 'another-secret' })))).toEqual(published.map(() => false));
+      expect(await verifySignatures(checks.map((check) => ({ ...check, secret: 'another-secret' })))).toEqual(
+        published.map(() => false),
+      );
 
-      await waitUntil(async () => (await deliveryRows(app, endpointId)).every((row) => row.outcome !== null), 'outcomes are recorded');
-      const log = await http().get(`/api/v1/webhooks/${endpointId}/deliveries`).set('Authorization', tenant.bearer).expect(200);
+      await waitUntil(
+        async () => (await deliveryRows(app, endpointId)).every((row) => row.outcome !== null),
+        'outcomes are recorded',
+      );
+      const log = await as(tenant).get(`/webhooks/${endpointId}/deliveries`).expect(200);
       expect(log.body.data).toHaveLength(published.length);
-      for (const entry of log.body.data) expect(entry).toMatchObject({ status: 'delivered', statusCode: 200, error: null });
+      for (const entry of log.body.data) {
+        expect(entry).toMatchObject({ status: 'delivered', statusCode: 200, error: null, redeliveryOf: null });
+        expect(received.find((r) => header(r, 'x-service-delivery') === entry.deliveryId)?.headers['webhook-id']).toBe(
+          entry.eventId,
+        );
+      }
     });
 
     it('signs with the empty key when the endpoint has no secret, and the signature verifies', async () => {
@@ -153,6 +204,8 @@ describe('webhooks: delivery', () => {
       const [arrived] = await receiver.waitFor('/no-secret', 1);
       const check = { body: arrived.body, signature: header(arrived, 'x-service-signature') };
       expect(await verifySignatures([check, { ...check, secret: 'not-the-key' }])).toEqual([true, false]);
+      expect(verifyStandardSignature(arrived)).toEqual({ library: true, byHand: true });
+      expect(verifyStandardSignature(arrived, 'not-the-key')).toEqual({ library: false, byHand: false });
     });
 
     it('sends only to the endpoints of the organisation of the event that subscribed to it', async () => {
@@ -170,35 +223,45 @@ describe('webhooks: delivery', () => {
       expect(receiver.on('/foreign')).toEqual([]);
     });
 
-    it('sends nothing for a change that rolls back', async () => {
+    it('records nothing, neither the event nor its deliveries, for a change that rolls back', async () => {
       const endpointId = await register(app, tenant, '/rolled-back', ['employee.created']);
       await expect(
         dataSourceOf(app).transaction(async (manager) => {
-          await app.get(DomainEvents).publish(manager, tenant.organisationId, 'employee.created', { id: 'rolled-back' } as never);
+          await app
+            .get(DomainEvents)
+            .publish(manager, tenant.organisationId, 'employee.created', { id: 'rolled-back' } as never);
           throw new Error('the change fails after its event');
         }),
       ).rejects.toThrow('the change fails after its event');
       expect(await deliveryRows(app, endpointId)).toEqual([]);
+      const events = () =>
+        dataSourceOf(app).query(
+          `SELECT convert_from(body, 'UTF8')::jsonb -> 'data' AS data FROM events WHERE organisation_id = $1`,
+          [tenant.organisationId],
+        );
+      expect((await events()).map((row: { data: object }) => row.data)).not.toContainEqual({ id: 'rolled-back' });
 
       // A later committed event arrives alone: nothing of the rolled-back one was left to send.
       await publish(app, tenant.organisationId, 'employee.created', { id: 'committed' });
       const [arrived] = await receiver.waitFor('/rolled-back', 1);
       expect(JSON.parse(arrived.body.toString()).data).toEqual({ id: 'committed' });
       expect(await deliveryRows(app, endpointId)).toHaveLength(1);
+      expect((await events()).map((row: { data: object }) => row.data)).toContainEqual({ id: 'committed' });
     });
 
     it('does not make the API call wait for a receiver that takes 3 s to answer', async () => {
       receiver.behave('/slow', { delayMs: 3000 });
       const endpointId = await register(app, tenant, '/slow', ['position.updated']);
       const started = Date.now();
-      await http()
-        .post('/api/v1/webhook-probe/emit')
-        .set('Authorization', tenant.bearer)
-        .send({ name: 'position.updated', data: { id: 'slow' } })
+      await as(tenant)
+        .post('/webhook-probe/emit', { name: 'position.updated', data: { id: 'slow' } })
         .expect(201);
       expect(Date.now() - started).toBeLessThan(1000);
       await receiver.waitFor('/slow', 1);
-      await waitUntil(async () => (await deliveryRows(app, endpointId))[0]?.outcome === 'delivered', 'the slow delivery is recorded');
+      await waitUntil(
+        async () => (await deliveryRows(app, endpointId))[0]?.outcome === 'delivered',
+        'the slow delivery is recorded',
+      );
     });
 
     it('makes exactly one attempt at a receiver that answers 500 and records it', async () => {
@@ -207,49 +270,80 @@ describe('webhooks: delivery', () => {
       const endpointId = await register(app, own, '/failing', ['skill.rated']);
       await publish(app, own.organisationId, 'skill.rated', { employeeId: newId(), rating: { score: 2 } });
       await receiver.waitFor('/failing', 1);
-      await waitUntil(async () => (await deliveryRows(app, endpointId))[0]?.outcome === 'failed', 'the failure is recorded');
-      expect(await deliveryRows(app, endpointId)).toEqual([expect.objectContaining({ outcome: 'failed', status_code: 500 })]);
+      await waitUntil(
+        async () => (await deliveryRows(app, endpointId))[0]?.outcome === 'failed',
+        'the failure is recorded',
+      );
+      expect(await deliveryRows(app, endpointId)).toEqual([
+        expect.objectContaining({ outcome: 'failed', status_code: 500 }),
+      ]);
 
-      // Let the dispatcher run further cycles (a later delivery goes through it, then a poll), then count again.
+      // Let the dispatcher claim again (a later delivery goes through it, then polls), then count again.
       await register(app, own, '/after-failing', ['position.updated']);
       await publish(app, own.organisationId, 'position.updated', { id: 'later' });
       await receiver.waitFor('/after-failing', 1);
-      await new Promise((resolve) => setTimeout(resolve, 2500));
+      await dispatcherRounds(app, 2);
       expect(receiver.on('/failing')).toHaveLength(1);
     });
 
     it('delivers the events of the real API calls: employee.created, .updated, .deactivated and skill.rated', async () => {
       const api = await createTenant(app);
-      await register(app, api, '/api-events', ['employee.created', 'employee.updated', 'employee.deactivated', 'skill.rated'], 'api-secret');
-      const call = (method: 'post' | 'patch' | 'delete', path: string, body?: object) =>
-        http()[method](`/api/v1${path}`).set('Authorization', api.bearer).send(body);
+      await register(
+        app,
+        api,
+        '/api-events',
+        ['employee.created', 'employee.updated', 'employee.deactivated', 'skill.rated'],
+        'api-secret',
+      );
+      const { post, patch, del } = as(api);
 
       const created = (
-        await call('post', '/employees', {
+        await post('/employees', {
           personnelNumber: 'W-1',
           firstName: 'Grace',
           lastName: 'Hopper',
           businessEmail: 'grace@example.com',
         }).expect(201)
       ).body.data;
-      const updated = (await call('patch', `/employees/${created.id}`, { title: 'Rear Admiral' }).expect(200)).body.data;
-      const skill = (await call('post', '/skills', { name: 'COBOL' }).expect(201)).body.data;
+      const updated = (await patch(`/employees/${created.id}`, { title: 'Rear Admiral' }).expect(200)).body.data;
+      const skill = (await post('/skills', { name: 'COBOL' }).expect(201)).body.data;
       const rating = (
-        await call('post', `/employees/${created.id}/ratings`, { skillId: skill.id, score: 5, ratingType: 'MANAGER_EVALUATION' }).expect(201)
+        await post(`/employees/${created.id}/ratings`, {
+          skillId: skill.id,
+          score: 5,
+          ratingType: 'MANAGER_EVALUATION',
+        }).expect(201)
       ).body.data;
-      const deactivated = (await call('delete', `/employees/${created.id}`).expect(200)).body.data;
+      const deactivated = (await del(`/employees/${created.id}`).expect(200)).body.data;
 
       const received = await receiver.waitFor('/api-events', 4);
-      const bodyOf = (event: string) => JSON.parse(received.find((r) => header(r, 'x-service-event') === event)!.body.toString());
-      expect(bodyOf('employee.created')).toEqual({ event: 'employee.created', timestamp: expect.any(String), data: created });
-      expect(bodyOf('employee.updated')).toEqual({ event: 'employee.updated', timestamp: expect.any(String), data: updated });
-      expect(bodyOf('skill.rated')).toEqual({ event: 'skill.rated', timestamp: rating.createdAt, data: { employeeId: created.id, rating } });
+      const bodyOf = (event: string) =>
+        JSON.parse(received.find((r) => header(r, 'x-service-event') === event)!.body.toString());
+      expect(bodyOf('employee.created')).toEqual({
+        event: 'employee.created',
+        timestamp: expect.any(String),
+        data: created,
+      });
+      expect(bodyOf('employee.updated')).toEqual({
+        event: 'employee.updated',
+        timestamp: expect.any(String),
+        data: updated,
+      });
+      expect(bodyOf('skill.rated')).toEqual({
+        event: 'skill.rated',
+        timestamp: rating.createdAt,
+        data: { employeeId: created.id, rating },
+      });
       expect(bodyOf('employee.deactivated')).toMatchObject({
         event: 'employee.deactivated',
         timestamp: deactivated.leftAt,
         data: { id: created.id, leftAt: deactivated.leftAt },
       });
-      const checks = received.map((r) => ({ body: r.body, signature: header(r, 'x-service-signature'), secret: 'api-secret' }));
+      const checks = received.map((r) => ({
+        body: r.body,
+        signature: header(r, 'x-service-signature'),
+        secret: 'api-secret',
+      }));
       expect(await verifySignatures(checks)).toEqual([true, true, true, true]);
     });
   });
@@ -261,21 +355,39 @@ describe('webhooks: delivery', () => {
       const endpointId = await register(quiet, tenant, '/after-restart', ['employee.created']);
       await publish(quiet, tenant.organisationId, 'employee.created', { id: 'committed-while-stopped' });
       // A row claimed long ago and never finished: its dispatcher died while sending.
-      const orphan = newId();
+      const orphanEvent = newId();
       await dataSourceOf(quiet).query(
-        `INSERT INTO webhook_deliveries (id, organisation_id, endpoint_id, event, body, created_at, claimed_at)
-         VALUES ($1, $2, $3, 'employee.created', $4, now(), now() - interval '1 hour')`,
-        [orphan, tenant.organisationId, endpointId, Buffer.from('{"event":"employee.created","timestamp":"2026-01-01T00:00:00.000Z","data":{"id":"orphan"}}')],
+        `INSERT INTO events (id, organisation_id, event, occurred_at, body, created_at)
+         VALUES ($1, $2, 'employee.created', now(), $3, now())`,
+        [
+          orphanEvent,
+          tenant.organisationId,
+          Buffer.from('{"event":"employee.created","timestamp":"2026-01-01T00:00:00.000Z","data":{"id":"orphan"}}'),
+        ],
+      );
+      await dataSourceOf(quiet).query(
+        `INSERT INTO webhook_deliveries (id, organisation_id, endpoint_id, event_id, event, created_at, claimed_at)
+         VALUES ($1, $2, $3, $4, 'employee.created', now(), now() - interval '1 hour')`,
+        [newId(), tenant.organisationId, endpointId, orphanEvent],
       );
       expect((await deliveryRows(quiet, endpointId)).map((row) => row.outcome)).toEqual([null, null]);
       await quiet.close();
       expect(receiver.on('/after-restart')).toEqual([]);
 
-      const restarted = await createTestApp({}, [trust], { dispatch: true });
+      const restarted = await createTestApp(FAST_POLL, [trust], { dispatch: true });
       try {
         const received = await receiver.waitFor('/after-restart', 2);
-        expect(received.map((r) => JSON.parse(r.body.toString()).data.id).sort()).toEqual(['committed-while-stopped', 'orphan']);
-        await waitUntil(async () => (await deliveryRows(restarted, endpointId)).every((row) => row.outcome === 'delivered'), 'both are recorded');
+        expect(received.map((r) => JSON.parse(r.body.toString()).data.id).sort()).toEqual([
+          'committed-while-stopped',
+          'orphan',
+        ]);
+        // Sent again after the crash, it carries its event's id: a receiver that saw it before can drop it.
+        const orphanReceived = received.find((r) => JSON.parse(r.body.toString()).data.id === 'orphan');
+        expect(orphanReceived?.headers['webhook-id']).toBe(orphanEvent);
+        await waitUntil(
+          async () => (await deliveryRows(restarted, endpointId)).every((row) => row.outcome === 'delivered'),
+          'both are recorded',
+        );
       } finally {
         await restarted.close();
       }
@@ -283,7 +395,7 @@ describe('webhooks: delivery', () => {
 
     it('finishes the deliveries in flight before app.close() returns', async () => {
       receiver.behave('/in-flight', { delayMs: 1500 });
-      const app = await createTestApp({}, [trust], { dispatch: true });
+      const app = await createTestApp(FAST_POLL, [trust], { dispatch: true });
       const tenant = await createTenant(app);
       const endpointId = await register(app, tenant, '/in-flight', ['employee.updated']);
       await publish(app, tenant.organisationId, 'employee.updated', { id: 'in-flight' });
@@ -301,8 +413,8 @@ describe('webhooks: delivery', () => {
 
   describe('with two instances on one database', () => {
     it('delivers each event exactly once per endpoint', async () => {
-      const first = await createTestApp({}, [trust], { dispatch: true });
-      const second = await createTestApp({}, [trust], { dispatch: true });
+      const first = await createTestApp(FAST_POLL, [trust], { dispatch: true });
+      const second = await createTestApp(FAST_POLL, [trust], { dispatch: true });
       try {
         const tenant = await createTenant(first);
         const endpoints = [
@@ -311,23 +423,33 @@ describe('webhooks: delivery', () => {
         ];
         const count = 40;
         await Promise.all(
-          Array.from({ length: count }, (_, i) => publish(i % 2 ? second : first, tenant.organisationId, 'employee.created', { n: i })),
+          Array.from({ length: count }, (_, i) =>
+            publish(i % 2 ? second : first, tenant.organisationId, 'employee.created', { n: i }),
+          ),
         );
-        for (const path of ['/pair-a', '/pair-b']) {
-          const received = await receiver.waitFor(path, count);
+        for (const [index, path] of ['/pair-a', '/pair-b'].entries()) {
+          const received = await receiver.waitFor(path, count).catch(async (error: Error) => {
+            const rows = await deliveryRows(first, endpoints[index]);
+            const log = rows.map(
+              (row) => `${row.outcome ?? (row.claimed_at ? 'claimed' : 'pending')} ${row.error ?? ''}`,
+            );
+            throw new Error(`${error.message}; delivery log: ${log.join(', ')}`);
+          });
           expect(received.map((r) => JSON.parse(r.body.toString()).data.n).sort((a, b) => a - b)).toEqual(
             Array.from({ length: count }, (_, i) => i),
           );
         }
-        // Both dispatchers poll again before the final count.
-        await new Promise((resolve) => setTimeout(resolve, 2500));
+        // Both dispatchers claim again before the final count.
+        await Promise.all([dispatcherRounds(first, 2), dispatcherRounds(second, 2)]);
         for (const path of ['/pair-a', '/pair-b']) {
           const received = receiver.on(path);
           expect(received).toHaveLength(count);
           expect(new Set(received.map((r) => header(r, 'x-service-delivery'))).size).toBe(count);
         }
         for (const endpointId of endpoints) {
-          expect((await deliveryRows(first, endpointId)).filter((row) => row.outcome === 'delivered')).toHaveLength(count);
+          expect((await deliveryRows(first, endpointId)).filter((row) => row.outcome === 'delivered')).toHaveLength(
+            count,
+          );
         }
       } finally {
         await Promise.all([first.close(), second.close()]);

@@ -32,7 +32,9 @@ export async function createTestApp(
   options: CreateAppOptions = {},
 ): Promise<NestExpressApplication> {
   const config = testConfig(overrides);
-  const runtime = { config, databaseUrl: config.databaseUrl!, poolSize: 4, embedded: false, close: async () => {} };
+  // The global setup says 1 on the embedded database, which is one session.
+  const poolSize = Number(process.env.TEST_DATABASE_POOL_SIZE ?? 4);
+  const runtime = { config, databaseUrl: config.databaseUrl!, poolSize, embedded: false, close: async () => {} };
   const app = await createApp(runtime, extraImports, options);
   await app.init();
   return app;

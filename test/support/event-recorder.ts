@@ -18,7 +18,7 @@ export interface RecordedEvent {
  */
 export class EventRecorder {
   private readonly byOrganisation = new Map<string, RecordedEvent[]>();
-  private readonly listener = (name: string | string[], event: DomainEvent) => {
+  private readonly listener = (_name: string | string[], event: DomainEvent) => {
     if (!event || typeof event !== 'object' || !('organisationId' in event)) return;
     const recorded = this.byOrganisation.get(event.organisationId) ?? [];
     recorded.push({

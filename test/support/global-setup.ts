@@ -1,36 +1,90 @@
+import { mkdtempSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
-import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Config } from 'jest';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { createDataSourceOptions } from '../../src/database/data-source-options';
 import { startEmbeddedDatabase } from '../../src/database/embedded-database';
+import { buildForTests } from './build';
+import { has, REQUIREMENTS_ENV } from './requirements';
+import { shareTestCertificate } from './tls';
+import { startTransactionPooler } from './transaction-pooler';
+import { BASE_DATABASE_ENV, workerDatabaseUrl } from './worker-database';
+
+interface RunState {
+  embeddedTestDatabase?: { close(): Promise<void> };
+  ownTestDatabase?: string;
+  workerDatabases?: string[];
+}
 
 /**
  * Picks the database for the whole run and migrates it once: TEST_DATABASE_URL, else a database of
  * this run's own on a local PostgreSQL (dropped afterwards, so parallel runs never meet), else the
  * embedded database in a temporary directory. A server's database is dropped and made anew first,
- * and only when its name says "test".
+ * and only when its name says "test"; each worker then gets a copy of its own (worker-database.ts).
+ * Also builds the server once for the tests that run it as a process, and notes which servers
+ * (PostgreSQL, Redis) the run can reach.
  */
-export default async function globalSetup(): Promise<void> {
+export default async function globalSetup(globalConfig: Config): Promise<void> {
   process.env.LOG_LEVEL ??= 'silent';
+  const run = globalThis as RunState;
   let url = process.env.TEST_DATABASE_URL;
-  if (!url && (await isListening(5432))) {
+  if (!url && (await isListening('127.0.0.1', 5432))) {
     url = `postgres://postgres@127.0.0.1:5432/skills_test_${process.pid}`;
-    (globalThis as { ownTestDatabase?: string }).ownTestDatabase = url;
+    run.ownTestDatabase = url;
   }
   if (url) {
     await recreateDatabase(url);
+    process.env[REQUIREMENTS_ENV.postgres] = 'true';
   } else {
-    const embedded = await startEmbeddedDatabase(mkdtempSync(join(tmpdir(), 'skills-test-')), 8);
-    (globalThis as { embeddedTestDatabase?: { close(): Promise<void> } }).embeddedTestDatabase = embedded;
-    url = embedded.url;
+    // PGlite is one session: one connection, shared by every client of the run through the pooler.
+    const dataDir = mkdtempSync(join(tmpdir(), 'skills-test-'));
+    const embedded = await startEmbeddedDatabase(dataDir);
+    const pooler = await startTransactionPooler(embedded.url);
+    run.embeddedTestDatabase = {
+      close: async () => {
+        await pooler.close();
+        await embedded.close();
+        rmSync(dataDir, { recursive: true, force: true });
+      },
+    };
+    url = pooler.url;
+    process.env.TEST_DATABASE_POOL_SIZE = '1';
   }
   process.env.TEST_DATABASE_URL = url;
+  const redis = new URL(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
+  if (await isListening(redis.hostname, Number(redis.port || 6379))) process.env[REQUIREMENTS_ENV.redis] = 'true';
+
   const dataSource = await new DataSource(createDataSourceOptions(url, 1)).initialize();
   await dataSource.runMigrations({ transaction: 'each' });
   await dataSource.destroy();
+  if (has('postgres')) {
+    run.workerDatabases = [];
+    for (let worker = 1; worker <= Number(globalConfig.maxWorkers ?? 1); worker++) {
+      run.workerDatabases.push(await copyDatabase(url, workerDatabaseUrl(url, String(worker))));
+    }
+    process.env[BASE_DATABASE_ENV] = url;
+  }
+  shareTestCertificate();
+  process.env.TEST_BUILD_DIR = buildForTests();
+}
+
+/** Makes `target` anew as a copy of the (migrated, unused) database at `source`; answers `target`. */
+async function copyDatabase(source: string, target: string): Promise<string> {
+  await recreateDatabase(target, true);
+  const admin = new URL(source);
+  admin.pathname = '/postgres';
+  const client = new Client({ connectionString: admin.toString() });
+  await client.connect();
+  try {
+    const name = (url: string) => decodeURIComponent(new URL(url).pathname.slice(1));
+    await client.query(`CREATE DATABASE "${name(target)}" TEMPLATE "${name(source)}"`);
+  } finally {
+    await client.end();
+  }
+  return target;
 }
 
 /** Drops the database and, unless only dropping, creates it empty. */
@@ -51,9 +105,9 @@ export async function recreateDatabase(url: string, drop = false): Promise<void>
   }
 }
 
-function isListening(port: number): Promise<boolean> {
+function isListening(host: string, port: number): Promise<boolean> {
   return new Promise((resolve) => {
-    const socket = connect({ host: '127.0.0.1', port });
+    const socket = connect({ host, port });
     socket.setTimeout(500);
     const settle = (listening: boolean) => {
       socket.destroy();

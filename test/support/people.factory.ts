@@ -1,5 +1,8 @@
 import { INestApplication } from '@nestjs/common';
-import request from 'supertest';
+import { EmployeeResponse } from '../../src/employees/dto/employee.response';
+import { RatingResponse } from '../../src/ratings/dto/rating.response';
+import { SkillResponse } from '../../src/skills/dto/skill.response';
+import { apiClient } from './api-client';
 import { TestTenant } from './app';
 
 let sequence = 0;
@@ -10,47 +13,53 @@ export function unique(prefix: string): string {
   return `${prefix}-${sequence}-${Math.random().toString(36).slice(2, 8)}`;
 }
 
+/** Sends a POST that must answer 201 and returns its `data`; anything else throws with the body. */
+async function created<T>(app: INestApplication, tenant: TestTenant, path: string, body: object): Promise<T> {
+  const response = await apiClient(
+    () => app,
+    () => tenant,
+  ).post<T>(path, body);
+  if (response.status !== 201) throw new Error(`POST ${path}: ${response.status} ${JSON.stringify(response.body)}`);
+  return response.body.data;
+}
+
 /** POST /employees with valid defaults; asserts the 201 and returns the Employee. */
-export async function createEmployee(
+export function createEmployee(
   app: INestApplication,
   tenant: TestTenant,
   fields: Record<string, unknown> = {},
-): Promise<Record<string, any>> {
+): Promise<EmployeeResponse> {
   const id = unique('p');
-  const response = await request(app.getHttpServer())
-    .post('/api/v1/employees')
-    .set('Authorization', tenant.bearer)
-    .send({ personnelNumber: id, firstName: 'Ada', lastName: 'Lovelace', businessEmail: `${id}@example.com`, ...fields });
-  if (response.status !== 201) throw new Error(`createEmployee: ${response.status} ${JSON.stringify(response.body)}`);
-  return response.body.data;
+  return created(app, tenant, '/employees', {
+    personnelNumber: id,
+    firstName: 'Ada',
+    lastName: 'Lovelace',
+    businessEmail: `${id}@example.com`,
+    ...fields,
+  });
 }
 
 /** POST /skills with a unique name; asserts the 201 and returns the Skill. */
-export async function createSkill(
+export function createSkill(
   app: INestApplication,
   tenant: TestTenant,
   fields: Record<string, unknown> = {},
-): Promise<Record<string, any>> {
-  const response = await request(app.getHttpServer())
-    .post('/api/v1/skills')
-    .set('Authorization', tenant.bearer)
-    .send({ name: unique('Skill'), ...fields });
-  if (response.status !== 201) throw new Error(`createSkill: ${response.status} ${JSON.stringify(response.body)}`);
-  return response.body.data;
+): Promise<SkillResponse> {
+  return created(app, tenant, '/skills', { name: unique('Skill'), ...fields });
 }
 
 /** POST /employees/{id}/ratings; asserts the 201 and returns the Rating. */
-export async function rate(
+export function rate(
   app: INestApplication,
   tenant: TestTenant,
   employeeId: string,
   skillId: string,
   fields: Record<string, unknown> = {},
-): Promise<Record<string, any>> {
-  const response = await request(app.getHttpServer())
-    .post(`/api/v1/employees/${employeeId}/ratings`)
-    .set('Authorization', tenant.bearer)
-    .send({ skillId, score: 3, ratingType: 'MANAGER_EVALUATION', ...fields });
-  if (response.status !== 201) throw new Error(`rate: ${response.status} ${JSON.stringify(response.body)}`);
-  return response.body.data;
+): Promise<RatingResponse> {
+  return created(app, tenant, `/employees/${employeeId}/ratings`, {
+    skillId,
+    score: 3,
+    ratingType: 'MANAGER_EVALUATION',
+    ...fields,
+  });
 }

@@ -1,9 +1,9 @@
 import { DataSource } from 'typeorm';
 import { newId } from '../../src/common/uuid';
 import { Employee } from '../../src/employees/entities/employee.entity';
-import { Position } from '../../src/positions/entities/position.entity';
 import { PositionReplacement, ReplacementStatus } from '../../src/positions/entities/position-replacement.entity';
 import { PositionRequiredSkill } from '../../src/positions/entities/position-required-skill.entity';
+import { Position } from '../../src/positions/entities/position.entity';
 import { PersonSkill } from '../../src/ratings/entities/person-skill.entity';
 import { Rating } from '../../src/ratings/entities/rating.entity';
 import { Skill } from '../../src/skills/entities/skill.entity';

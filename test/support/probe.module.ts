@@ -1,4 +1,5 @@
 import { Body, Controller, Get, Module, Param, Post, Query } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
 import { IsInt, IsString, MaxLength } from 'class-validator';
 import { OrgId } from '../../src/auth/org-id.decorator';
 import { Page, PaginationQuery } from '../../src/common/pagination';
@@ -9,7 +10,8 @@ class EchoBody {
   @IsInt() count: number;
 }
 
-/** Routes that exist only in tests, to drive the foundation before (and beside) the resources. */
+/** Routes that exist only in tests, to drive the foundation before (and beside) the resources; not in the document. */
+@ApiExcludeController()
 @Controller('probe')
 class ProbeController {
   @Get()

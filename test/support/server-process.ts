@@ -1,64 +1,114 @@
 import { ChildProcess, spawn } from 'node:child_process';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { testBuildDir } from './build';
 
 export interface ServerProcess {
   port: number;
   /** Everything the process printed so far, stdout and stderr. */
   output(): string;
-  stop(): Promise<number | null>;
+  /** What it printed on stdout alone. */
+  stdout(): string;
+  /** Resolves to the match once stdout matches `pattern` (what it prints after answering, like the first key). */
+  waitFor(pattern: RegExp, timeoutMs?: number): Promise<RegExpExecArray>;
+  /** Stops it as Ctrl-C would (SIGINT), or with the signal given; resolves to the exit code. */
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
 const ROOT = join(__dirname, '..', '..');
 
-/** Runs `src/main.ts` as a real process (as `npm start` would, without the build) and waits until it listens. */
-export function startServer(env: NodeJS.ProcessEnv, timeoutMs = 60_000): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', 'src/main.ts'], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH, PORT: '0', LOG_LEVEL: 'info', ...env },
+/**
+ * Runs the built server (`node dist/main.js`, as `npm start` does, from the run's build) on `port` or a
+ * free one, and resolves once /health/live answers; rejects with its output if it exits first or takes
+ * too long.
+ */
+export async function startServer(
+  env: NodeJS.ProcessEnv,
+  options: { cwd?: string; timeoutMs?: number; port?: number } = {},
+): Promise<ServerProcess> {
+  const { cwd = ROOT, timeoutMs = 45_000 } = options;
+  const port = options.port ?? (await freePort());
+  const child = spawn(process.execPath, [join(testBuildDir(), 'main.js')], {
+    cwd,
+    env: { PATH: process.env.PATH, LOG_LEVEL: 'info', ...env, PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
-  child.stdout!.on('data', (chunk) => (output += chunk));
-  child.stderr!.on('data', (chunk) => (output += chunk));
-
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => fail(new Error(`server did not start in time:\n${output}`)), timeoutMs);
-    const fail = (error: Error) => {
-      clearTimeout(timer);
-      child.kill('SIGKILL');
-      reject(error);
-    };
-    child.once('exit', (code) => fail(new Error(`server exited with ${code}:\n${output}`)));
-    const poll = setInterval(() => {
-      const match = /Listening on port (\d+)/.exec(output);
-      if (!match) return;
-      clearInterval(poll);
-      clearTimeout(timer);
-      child.removeAllListeners('exit');
-      resolve({ port: Number(match[1]), output: () => output, stop: () => stop(child) });
-    }, 50);
-    child.once('exit', () => clearInterval(poll));
+  let stdout = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+    stdout += chunk.toString();
   });
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (child.exitCode !== null || child.signalCode !== null) {
+      await exited;
+      throw new Error(`server exited with ${child.exitCode ?? child.signalCode}:\n${output}`);
+    }
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      await exited;
+      throw new Error(`server did not answer /health/live within ${timeoutMs} ms:\n${output}`);
+    }
+    if (await isLive(port)) break;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  const waitFor = async (pattern: RegExp, waitMs = 10_000) => {
+    const until = Date.now() + waitMs;
+    for (let match = pattern.exec(stdout); ; match = pattern.exec(stdout)) {
+      if (match) return match;
+      if (Date.now() > until) throw new Error(`the server never printed ${pattern}:\n${output}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  };
+  return { port, output: () => output, stdout: () => stdout, waitFor, stop: (signal) => stop(child, exited, signal) };
 }
 
-/** Runs a one-off command of the CLI as a real process. */
-export function runCliProcess(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', 'src/cli.ts', ...args], {
+/** Runs a one-off command of the built CLI (`node dist/cli.js`) as a real process. */
+export function runCliProcess(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [join(testBuildDir(), 'cli.js'), ...args], {
     cwd: ROOT,
     env: { PATH: process.env.PATH, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
   let stderr = '';
-  child.stdout.on('data', (chunk) => (stdout += chunk));
-  child.stderr.on('data', (chunk) => (stderr += chunk));
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   return new Promise((resolve) => child.once('exit', (code) => resolve({ code, stdout, stderr })));
 }
 
-function stop(child: ChildProcess): Promise<number | null> {
-  if (child.exitCode !== null) return Promise.resolve(child.exitCode);
-  return new Promise((resolve) => {
-    child.once('exit', (code) => resolve(code));
-    child.kill('SIGTERM');
+async function isLive(port: number): Promise<boolean> {
+  try {
+    return (await fetch(`http://127.0.0.1:${port}/health/live`, { signal: AbortSignal.timeout(1000) })).ok;
+  } catch {
+    return false;
+  }
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
   });
+}
+
+/** SIGINT by default, as Ctrl-C: the server shuts down at once, without the delay SIGTERM gives a balancer. */
+function stop(
+  child: ChildProcess,
+  exited: Promise<number | null>,
+  signal: NodeJS.Signals = 'SIGINT',
+): Promise<number | null> {
+  if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+  return exited;
 }

@@ -1,8 +1,8 @@
-import { DynamicModule, Global, Module } from '@nestjs/common';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DynamicModule, Global, Module } from '@nestjs/common';
 import { WEBHOOK_TLS_OPTIONS } from '../../src/webhooks/webhook-sender';
 
 export interface TestCertificate {
@@ -17,9 +17,23 @@ export function makeSelfSignedCertificate(): TestCertificate {
     execFileSync(
       'openssl',
       [
-        'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1',
-        '-subj', '/CN=localhost', '-addext', 'subjectAltName=IP:127.0.0.1,DNS:localhost',
-        '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'),
+        'req',
+        '-x509',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:prime256v1',
+        '-nodes',
+        '-days',
+        '1',
+        '-subj',
+        '/CN=localhost',
+        '-addext',
+        'subjectAltName=IP:127.0.0.1,DNS:localhost',
+        '-keyout',
+        join(dir, 'key.pem'),
+        '-out',
+        join(dir, 'cert.pem'),
       ],
       { stdio: 'ignore' },
     );
@@ -27,6 +41,26 @@ export function makeSelfSignedCertificate(): TestCertificate {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+const CERTIFICATE_ENV = { key: 'TEST_TLS_KEY', cert: 'TEST_TLS_CERT' } as const;
+
+/** Made once per run by the global setup and shared through the workers' environment. */
+export function shareTestCertificate(): void {
+  const certificate = makeSelfSignedCertificate();
+  process.env[CERTIFICATE_ENV.key] = certificate.key;
+  process.env[CERTIFICATE_ENV.cert] = certificate.cert;
+}
+
+/**
+ * The run's one receiver certificate. One for every file: on the embedded database, files running at once
+ * share a database, and a dispatcher of one may send another's delivery; it must trust that receiver too.
+ */
+export function testCertificate(): TestCertificate {
+  const key = process.env[CERTIFICATE_ENV.key];
+  const cert = process.env[CERTIFICATE_ENV.cert];
+  if (!key || !cert) throw new Error('The global setup shares the test certificate');
+  return { key, cert };
 }
 
 /** Makes the app's webhook client trust the test receiver's certificate (and nothing else). */

@@ -11,6 +11,10 @@ for await (const chunk of process.stdin) input += chunk;
 const checks = JSON.parse(input);
 const results = [];
 for (const { body, signature, secret } of checks) {
-  results.push(signature === '' ? false : await verify(secret === null || secret === '' ? EMPTY_KEY_EQUIVALENT : secret, body, signature));
+  results.push(
+    signature === ''
+      ? false
+      : await verify(secret === null || secret === '' ? EMPTY_KEY_EQUIVALENT : secret, body, signature),
+  );
 }
 process.stdout.write(JSON.stringify(results));

@@ -1,8 +1,10 @@
 import { spawn } from 'node:child_process';
-import { createServer, Server } from 'node:https';
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
+import { createServer, Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { Webhook } from 'standardwebhooks';
 import { TestCertificate } from './tls';
 
 export interface ReceivedRequest {
@@ -72,7 +74,8 @@ export class WebhookReceiver {
     const deadline = Date.now() + timeoutMs;
     while (this.on(path).length < count) {
       const left = deadline - Date.now();
-      if (left <= 0) throw new Error(`${path} received ${this.on(path).length} of ${count} requests in ${timeoutMs} ms`);
+      if (left <= 0)
+        throw new Error(`${path} received ${this.on(path).length} of ${count} requests in ${timeoutMs} ms`);
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, Math.min(left, 200));
         this.waiters.push(() => {
@@ -104,14 +107,57 @@ export interface SignatureCheck {
  */
 export function verifySignatures(checks: SignatureCheck[]): Promise<boolean[]> {
   const input = JSON.stringify(
-    checks.map((check) => ({ body: check.body.toString('utf8'), signature: check.signature ?? '', secret: check.secret ?? null })),
+    checks.map((check) => ({
+      body: check.body.toString('utf8'),
+      signature: check.signature ?? '',
+      secret: check.secret ?? null,
+    })),
   );
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(__dirname, 'webhook-receiver-verify.mjs')], { stdio: ['pipe', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [join(__dirname, 'webhook-receiver-verify.mjs')], {
+      stdio: ['pipe', 'pipe', 'inherit'],
+    });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.on('error', reject);
-    child.on('close', (code) => (code === 0 ? resolve(JSON.parse(output) as boolean[]) : reject(new Error(`verifier exited ${code}`))));
+    child.on('close', (code) =>
+      code === 0 ? resolve(JSON.parse(output) as boolean[]) : reject(new Error(`verifier exited ${code}`)),
+    );
     child.stdin.end(input);
   });
+}
+
+/** What the receiver of a delivery finds when it checks webhook-signature each way. */
+export interface StandardVerification {
+  /** The standardwebhooks library, given the base64 of the secret (of 64 zero bytes without one: the same key). */
+  library: boolean;
+  /** A hand-made HMAC-SHA256 over "<webhook-id>.<webhook-timestamp>.<body>", keyed with the secret's UTF-8 bytes. */
+  byHand: boolean;
+}
+
+/** Checks a received delivery's Standard Webhooks signature with `secret` (undefined: the endpoint has none). */
+export function verifyStandardSignature(received: ReceivedRequest, secret?: string): StandardVerification {
+  const header = (name: string) => String(received.headers[name] ?? '');
+  const key = secret === undefined || secret === '' ? Buffer.alloc(64) : Buffer.from(secret, 'utf8');
+  let library: boolean;
+  try {
+    new Webhook(key.toString('base64')).verify(received.body, {
+      'webhook-id': header('webhook-id'),
+      'webhook-timestamp': header('webhook-timestamp'),
+      'webhook-signature': header('webhook-signature'),
+    });
+    library = true;
+  } catch {
+    library = false;
+  }
+  const expected = Buffer.from(
+    `v1,${createHmac('sha256', secret ?? '')
+      .update(`${header('webhook-id')}.${header('webhook-timestamp')}.`)
+      .update(received.body)
+      .digest('base64')}`,
+  );
+  const byHand = header('webhook-signature')
+    .split(' ')
+    .some((signature) => signature.length === expected.length && timingSafeEqual(Buffer.from(signature), expected));
+  return { library, byHand };
 }

@@ -1,0 +1,462 @@
+import { NestExpressApplication } from '@nestjs/platform-express';
+import { Client } from 'pg';
+import { newId } from '../../src/common/uuid';
+import { DomainEventName, DomainEvents } from '../../src/events/domain-events';
+import { RetentionJob, RetentionReport } from '../../src/retention/retention.job';
+import { apiClient } from '../support/api-client';
+import { createTenant, createTestApp, dataSourceOf, TestTenant } from '../support/app';
+import { itWithConcurrentSessions, NEEDS_A_SERVER } from '../support/database-kind';
+
+interface FeedEvent {
+  id: string;
+  event: string;
+  timestamp: string;
+  data: Record<string, unknown>;
+}
+
+interface FeedPage {
+  data: FeedEvent[];
+  meta: { limit: number; hasMore: boolean; nextAfter: string | null };
+}
+
+/** The advisory lock key of the retention job (src/retention/retention.repository.ts). */
+const RETENTION_LOCK_KEY = 4_725_173_012;
+
+describe('events feed: GET /events', () => {
+  let app: NestExpressApplication;
+  let tenant: TestTenant;
+  let other: TestTenant;
+
+  beforeAll(async () => {
+    app = await createTestApp();
+    tenant = await createTenant(app);
+    other = await createTenant(app);
+  });
+  afterAll(() => app.close());
+
+  const as = (who: TestTenant) =>
+    apiClient(
+      () => app,
+      () => who,
+    );
+
+  /** Publishes a domain event inside a transaction of its own, as the feature services do. */
+  const publish = (who: TestTenant, name: DomainEventName, data: object, occurredAt = new Date()) =>
+    dataSourceOf(app).transaction((manager) =>
+      app.get(DomainEvents).publish(manager, who.organisationId, name, data as never, occurredAt),
+    );
+
+  const page = async (who: TestTenant, query = ''): Promise<FeedPage> =>
+    (await as(who).get(`/events${query}`).expect(200)).body as FeedPage;
+
+  /**
+   * Every event of the organisation, paging with `after` as a client would, once `ready` holds of them: an event
+   * is listed only once every older transaction of the database server has ended, which may take a moment while
+   * other test files write.
+   */
+  async function readAll(who: TestTenant, ready: (events: FeedEvent[]) => boolean, filter = ''): Promise<FeedEvent[]> {
+    const deadline = Date.now() + 20_000;
+    for (;;) {
+      const events: FeedEvent[] = [];
+      let after = '';
+      for (;;) {
+        const { data, meta } = await page(who, `?limit=100${filter}${after}`);
+        events.push(...data);
+        if (!meta.hasMore) break;
+        after = `&after=${meta.nextAfter}`;
+      }
+      if (ready(events)) return events;
+      if (Date.now() > deadline) throw new Error(`the feed did not become ready: ${JSON.stringify(events)}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
+  const marks = (events: FeedEvent[]) => events.map((event) => event.data.mark);
+
+  it('lists every event of the API calls, oldest first, as {id, event, timestamp, data}, with no endpoint subscribed', async () => {
+    const own = await createTenant(app);
+    const { post, patch, del } = as(own);
+    const created = (
+      await post('/employees', {
+        personnelNumber: 'E-1',
+        firstName: 'Ada',
+        lastName: 'Lovelace',
+        businessEmail: 'ada@example.com',
+      }).expect(201)
+    ).body.data;
+    const updated = (await patch(`/employees/${created.id}`, { title: 'Countess' }).expect(200)).body.data;
+    const skill = (await post('/skills', { name: 'Analysis' }).expect(201)).body.data;
+    const rating = (
+      await post(`/employees/${created.id}/ratings`, {
+        skillId: skill.id,
+        score: 5,
+        ratingType: 'MANAGER_EVALUATION',
+      }).expect(201)
+    ).body.data;
+    const deactivated = (await del(`/employees/${created.id}`).expect(200)).body.data;
+
+    const events = await readAll(own, (all) => all.length === 4);
+    expect(events).toEqual([
+      { id: expect.any(String), event: 'employee.created', timestamp: expect.any(String), data: created },
+      { id: expect.any(String), event: 'employee.updated', timestamp: expect.any(String), data: updated },
+      {
+        id: expect.any(String),
+        event: 'skill.rated',
+        timestamp: rating.createdAt,
+        data: { employeeId: created.id, rating },
+      },
+      {
+        id: expect.any(String),
+        event: 'employee.deactivated',
+        timestamp: deactivated.leftAt,
+        data: expect.objectContaining({ id: created.id, leftAt: deactivated.leftAt }),
+      },
+    ]);
+    for (const event of events) {
+      expect(event.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+      expect(event.timestamp).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    }
+  });
+
+  it('keeps the exact body of the event: the feed shows what a webhook would carry', async () => {
+    const own = await createTenant(app);
+    const occurredAt = new Date('2026-03-01T08:00:00.123Z');
+    const data = { id: newId(), name: 'Ünïcode ✓ "quoted"', nested: { list: [1, null, 'x'] } };
+    await publish(own, 'position.updated', data, occurredAt);
+    const [event] = await readAll(own, (all) => all.length === 1);
+    const [row] = await dataSourceOf(app).query(`SELECT body FROM events WHERE id = $1`, [event.id]);
+    expect(JSON.parse((row.body as Buffer).toString('utf8'))).toEqual({
+      event: event.event,
+      timestamp: event.timestamp,
+      data: event.data,
+    });
+    expect(event).toEqual({ id: event.id, event: 'position.updated', timestamp: occurredAt.toISOString(), data });
+  });
+
+  it('pages with after and limit: meta tells whether more are ready and the next after', async () => {
+    const own = await createTenant(app);
+    for (let mark = 1; mark <= 5; mark++) await publish(own, 'employee.created', { mark });
+    const all = await readAll(own, (events) => events.length === 5);
+    expect(marks(all)).toEqual([1, 2, 3, 4, 5]);
+
+    const first = await page(own, '?limit=2');
+    expect(first).toEqual({
+      success: true,
+      data: all.slice(0, 2),
+      meta: { limit: 2, hasMore: true, nextAfter: all[1].id },
+    });
+    const second = await page(own, `?limit=2&after=${first.meta.nextAfter}`);
+    expect(second.data).toEqual(all.slice(2, 4));
+    expect(second.meta).toEqual({ limit: 2, hasMore: true, nextAfter: all[3].id });
+    const third = await page(own, `?limit=2&after=${second.meta.nextAfter}`);
+    expect(third.data).toEqual(all.slice(4));
+    expect(third.meta).toEqual({ limit: 2, hasMore: false, nextAfter: all[4].id });
+    const past = await page(own, `?limit=2&after=${all[4].id}`);
+    expect(past).toEqual({ success: true, data: [], meta: { limit: 2, hasMore: false, nextAfter: null } });
+    // The default page size is 20; an upper-case id names the same event.
+    expect((await page(own)).meta).toEqual({ limit: 20, hasMore: false, nextAfter: all[4].id });
+    expect((await page(own, `?after=${all[2].id.toUpperCase()}`)).data).toEqual(all.slice(3));
+  });
+
+  it('filters by event name, also after an event of another name', async () => {
+    const own = await createTenant(app);
+    await publish(own, 'employee.created', { mark: 'a' });
+    await publish(own, 'skill.rated', { mark: 'b' });
+    await publish(own, 'employee.created', { mark: 'c' });
+    await publish(own, 'skill.rated', { mark: 'd' });
+    const all = await readAll(own, (events) => events.length === 4);
+    expect(marks(await readAll(own, () => true, '&event=skill.rated'))).toEqual(['b', 'd']);
+    const afterB = await page(own, `?event=employee.created&after=${all[1].id}`);
+    expect(marks(afterB.data)).toEqual(['c']);
+    expect(afterB.meta).toEqual({ limit: 20, hasMore: false, nextAfter: all[2].id });
+    expect((await page(own, '?event=employee.deactivated')).data).toEqual([]);
+  });
+
+  it("never lists another organisation's events, and refuses its event ids as after", async () => {
+    const mine = await createTenant(app);
+    const theirs = await createTenant(app);
+    await publish(mine, 'employee.created', { mark: 'mine' });
+    await publish(theirs, 'employee.created', { mark: 'theirs' });
+    expect(marks(await readAll(mine, (events) => events.length === 1))).toEqual(['mine']);
+    const [foreign] = await readAll(theirs, (events) => events.length === 1);
+    expect(foreign.data.mark).toBe('theirs');
+    const response = await as(mine).get(`/events?after=${foreign.id}`).expect(400);
+    expect(response.body.error).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      details: [{ field: 'after', message: expect.any(String) }],
+    });
+  });
+
+  it('never lists the webhook.test ping, and refuses it as after', async () => {
+    const own = await createTenant(app);
+    const endpoint = (
+      await as(own)
+        .post('/webhooks', { url: 'https://127.0.0.1:1/ping', events: ['skill.rated'] })
+        .expect(201)
+    ).body.data;
+    const ping = (await as(own).post(`/webhooks/${endpoint.id}/test`, {}).expect(200)).body.data;
+    await publish(own, 'skill.rated', { mark: 'after-ping' });
+    expect(marks(await readAll(own, (events) => events.length === 1))).toEqual(['after-ping']);
+    await as(own).get(`/events?after=${ping.eventId}`).expect(400);
+  });
+
+  it('lists nothing of a change that rolls back', async () => {
+    const own = await createTenant(app);
+    await expect(
+      dataSourceOf(app).transaction(async (manager) => {
+        await app.get(DomainEvents).publish(manager, own.organisationId, 'employee.created', { mark: 'gone' } as never);
+        throw new Error('the change fails after its event');
+      }),
+    ).rejects.toThrow('the change fails after its event');
+    await publish(own, 'employee.created', { mark: 'kept' });
+    expect(marks(await readAll(own, (events) => events.length >= 1))).toEqual(['kept']);
+    expect(
+      await dataSourceOf(app).query(`SELECT 1 FROM events WHERE organisation_id = $1`, [own.organisationId]),
+    ).toHaveLength(1);
+  });
+
+  it.each([
+    ['an unknown event name', '?event=employee.deleted', 'event'],
+    ['the webhook.test event name', '?event=webhook.test', 'event'],
+    ['a limit of 0', '?limit=0', 'limit'],
+    ['a limit of 101', '?limit=101', 'limit'],
+    ['a limit that is not a number', '?limit=abc', 'limit'],
+    ['a fractional limit', '?limit=1.5', 'limit'],
+    ['an after that is not a UUID', '?after=latest', 'after'],
+    ['an after that names no event', `?after=0199a000-0000-7000-8000-000000000000`, 'after'],
+    ['an unknown parameter', '?page=2', 'page'],
+  ])('rejects %s with 400', async (_case, query, field) => {
+    const response = await as(tenant).get(`/events${query}`).expect(400);
+    expect(response.body).toEqual({
+      success: false,
+      error: { message: expect.any(String), code: 'VALIDATION_ERROR', details: [expect.objectContaining({ field })] },
+    });
+  });
+
+  it('needs an API key', async () => {
+    const response = await apiClient(
+      () => app,
+      () => ({ ...tenant, bearer: 'Bearer sk_unknown' }),
+    )
+      .get('/events')
+      .expect(401);
+    expect(response.body.error.code).toBe('UNAUTHORIZED');
+  });
+
+  itWithConcurrentSessions(
+    `lists an event only once every older transaction has ended, so one committed later never sorts before those listed ${NEEDS_A_SERVER}`,
+    async () => {
+      const own = await createTenant(app);
+      await publish(own, 'employee.created', { mark: 'before' });
+      await readAll(own, (events) => events.length === 1);
+
+      // `slow` records its event first and commits last; `fast` records and commits in between.
+      let commitSlow!: () => void;
+      const slowMayCommit = new Promise<void>((resolve) => (commitSlow = resolve));
+      let slowRecorded!: () => void;
+      const slowHasRecorded = new Promise<void>((resolve) => (slowRecorded = resolve));
+      const slow = dataSourceOf(app).transaction(async (manager) => {
+        await app.get(DomainEvents).publish(manager, own.organisationId, 'employee.created', { mark: 'slow' } as never);
+        slowRecorded();
+        await slowMayCommit;
+      });
+      await slowHasRecorded;
+      await publish(own, 'employee.created', { mark: 'fast' });
+
+      // `fast` has committed, but a transaction older than it is still open: neither is listed yet.
+      expect(marks((await page(own)).data)).toEqual(['before']);
+      const last = (await page(own)).meta.nextAfter!;
+      commitSlow();
+      await slow;
+
+      // Both follow what was already listed, in the order of their transactions, and stay in that order.
+      const all = await readAll(own, (events) => events.length === 3);
+      expect(marks(all)).toEqual(['before', 'slow', 'fast']);
+      expect(marks((await page(own, `?after=${last}`)).data)).toEqual(['slow', 'fast']);
+    },
+  );
+
+  itWithConcurrentSessions(
+    `shows every event exactly once, in an order that never changes, to a reader paging while writers commit in random order ${NEEDS_A_SERVER}`,
+    async () => {
+      const own = await createTenant(app);
+      // Writers on a second instance, so their transactions never wait for the reader's connections.
+      const writers = await createTestApp();
+      const writersCount = 4;
+      const perWriter = 30;
+      const total = writersCount * perWriter;
+      let writing = true;
+      try {
+        const write = async (writer: number) => {
+          for (let n = 0; n < perWriter; n++) {
+            // The event's id (a UUID v7) is made now; the commit comes after a random pause, so transactions
+            // commit in another order than their ids, and overlap.
+            await dataSourceOf(writers).transaction(async (manager) => {
+              await writers
+                .get(DomainEvents)
+                .publish(manager, own.organisationId, 'skill.rated', { mark: `${writer}-${n}` } as never);
+              await manager.query(`SELECT pg_sleep($1)`, [Math.random() * 0.02]);
+            });
+          }
+        };
+        const allWritten = Promise.all(Array.from({ length: writersCount }, (_, writer) => write(writer))).finally(
+          () => (writing = false),
+        );
+
+        const seen: FeedEvent[] = [];
+        let after = '';
+        let writtenAt: number | undefined;
+        // Once every writer has committed, everything should be listed within moments; a skipped event never is.
+        while (seen.length < total && (writtenAt === undefined || Date.now() - writtenAt < 5000)) {
+          const { data, meta } = await page(own, `?limit=7${after}`);
+          seen.push(...data);
+          if (meta.nextAfter) after = `&after=${meta.nextAfter}`;
+          if (!writing) writtenAt ??= Date.now();
+          if (data.length === 0) await new Promise((resolve) => setTimeout(resolve, writing ? 5 : 50));
+        }
+        await allWritten;
+
+        const seenMarks = marks(seen);
+        expect(new Set(seenMarks).size).toBe(seenMarks.length);
+        expect(seenMarks).toHaveLength(total);
+        expect(new Set(seenMarks)).toEqual(
+          new Set(Array.from({ length: total }, (_, i) => `${Math.floor(i / perWriter)}-${i % perWriter}`)),
+        );
+        // Read again from the start: the same events in the same order.
+        expect((await readAll(own, (events) => events.length === total)).map((event) => event.id)).toEqual(
+          seen.map((event) => event.id),
+        );
+        // Each writer's events appear in the order it wrote them.
+        for (let writer = 0; writer < writersCount; writer++) {
+          const own = seenMarks.filter((mark) => String(mark).startsWith(`${writer}-`));
+          expect(own).toEqual(Array.from({ length: perWriter }, (_, n) => `${writer}-${n}`));
+        }
+      } finally {
+        await writers.close();
+      }
+    },
+  );
+
+  describe('retention', () => {
+    const run = async (): Promise<NonNullable<RetentionReport>> => {
+      // Another test app may be pruning at this moment: its run holds the lock only for milliseconds.
+      for (let attempt = 0; attempt < 50; attempt++) {
+        const report = await app.get(RetentionJob).run();
+        if (report) return report;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      throw new Error('the retention lock stayed taken');
+    };
+
+    it('deletes events recorded more than EVENT_RETENTION_DAYS (30) ago with their deliveries, and keeps younger ones', async () => {
+      const own = await createTenant(app);
+      const endpoint = (
+        await as(own)
+          .post('/webhooks', { url: 'https://hooks.example.com/r', events: ['employee.created'] })
+          .expect(201)
+      ).body.data;
+      for (const mark of ['expired', 'almost', 'fresh']) await publish(own, 'employee.created', { mark });
+      const events = await readAll(own, (all) => all.length === 3);
+      const age = (id: string, days: number) =>
+        dataSourceOf(app).query(`UPDATE events SET created_at = now() - make_interval(days => $2) WHERE id = $1`, [
+          id,
+          days,
+        ]);
+      await age(events[0].id, 31);
+      await age(events[1].id, 29);
+      const deliveries = () =>
+        dataSourceOf(app).query(
+          `SELECT event_id FROM webhook_deliveries WHERE endpoint_id = $1 ORDER BY created_at, id`,
+          [endpoint.id],
+        );
+      expect(await deliveries()).toHaveLength(3);
+
+      const report = await run();
+      expect(report).toEqual({
+        events: { removed: expect.any(Number), more: false },
+        'previous webhook secrets': { removed: expect.any(Number), more: false },
+        'idempotency keys': { removed: expect.any(Number), more: false },
+      });
+      expect(marks(await readAll(own, () => true))).toEqual(['almost', 'fresh']);
+      expect((await deliveries()).map((row: { event_id: string }) => row.event_id)).toEqual([
+        events[1].id,
+        events[2].id,
+      ]);
+      // A pruned event no longer serves as a cursor.
+      await as(own).get(`/events?after=${events[0].id}`).expect(400);
+    });
+
+    itWithConcurrentSessions(
+      `does nothing while another instance holds the retention lock ${NEEDS_A_SERVER}`,
+      async () => {
+        const own = await createTenant(app);
+        await publish(own, 'employee.created', { mark: 'expired' });
+        const [event] = await readAll(own, (all) => all.length === 1);
+        await dataSourceOf(app).query(`UPDATE events SET created_at = now() - interval '31 days' WHERE id = $1`, [
+          event.id,
+        ]);
+        const holder = new Client({ connectionString: process.env.TEST_DATABASE_URL });
+        await holder.connect();
+        try {
+          await holder.query(`SELECT pg_advisory_lock($1)`, [RETENTION_LOCK_KEY]);
+          expect(await app.get(RetentionJob).run()).toBeNull();
+          // Nor can any other instance prune while the lock is held.
+          expect(await readAll(own, () => true)).toEqual([event]);
+          await holder.query(`SELECT pg_advisory_unlock($1)`, [RETENTION_LOCK_KEY]);
+        } finally {
+          await holder.end();
+        }
+        await run();
+        expect(await readAll(own, () => true)).toEqual([]);
+      },
+    );
+
+    it('erases previous secrets whose overlap ended, and only those', async () => {
+      const own = await createTenant(app);
+      const create = async (path: string) =>
+        (
+          await as(own)
+            .post('/webhooks', { url: `https://hooks.example.com/${path}`, events: ['skill.rated'], secret: 'a' })
+            .expect(201)
+        ).body.data.id as string;
+      const ended = await create('ended');
+      const lasting = await create('lasting');
+      for (const id of [ended, lasting]) {
+        await as(own).post(`/webhooks/${id}/rotate-secret`, { secret: 'b', overlapSeconds: 3600 }).expect(200);
+      }
+      await dataSourceOf(app).query(
+        `UPDATE webhook_endpoints SET previous_secret_expires_at = now() - interval '1 second' WHERE id = $1`,
+        [ended],
+      );
+      await run();
+      const rows = await dataSourceOf(app).query(
+        `SELECT id, previous_secret_sealed IS NULL AS erased, previous_secret_expires_at IS NULL AS unset
+           FROM webhook_endpoints WHERE id = ANY ($1)`,
+        [[ended, lasting]],
+      );
+      expect(rows).toEqual(
+        expect.arrayContaining([
+          { id: ended, erased: true, unset: true },
+          { id: lasting, erased: false, unset: false },
+        ]),
+      );
+    });
+  });
+
+  it('is documented in the OpenAPI description with its cursor meta', async () => {
+    const { body } = await apiClient(
+      () => app,
+      () => other,
+    ).get('/openapi.json');
+    const operation = body.paths['/events'].get;
+    expect(operation.tags).toEqual(['Events']);
+    expect(operation.parameters.map((parameter: { name: string }) => parameter.name).sort()).toEqual([
+      'after',
+      'event',
+      'limit',
+    ]);
+    expect(Object.keys(operation.responses)).toEqual(expect.arrayContaining(['200', '400', '401']));
+    expect(body.components.schemas.CursorPaginationMeta.properties.nextAfter.nullable).toBe(true);
+    expect(Object.keys(body.components.schemas.Event.properties).sort()).toEqual(['data', 'event', 'id', 'timestamp']);
+  });
+});

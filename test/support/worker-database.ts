@@ -1,0 +1,19 @@
+/** Set in the workers' environment: the run's migrated database, which each worker's copy is made from. */
+export const BASE_DATABASE_ENV = 'TEST_BASE_DATABASE_URL';
+
+/**
+ * The database of one Jest worker: a copy of the run's, so that files running at the same moment never share
+ * one. They must not: every dispatcher (in-process or a spawned server) claims the deliveries of every
+ * organisation in its database, and would send another file's to a receiver it cannot reach.
+ */
+export function workerDatabaseUrl(baseUrl: string, workerId: string): string {
+  const url = new URL(baseUrl);
+  url.pathname = `${url.pathname}_w${workerId}`;
+  return url.toString();
+}
+
+/** Points this worker at its own copy of the run's database; a no-op on the embedded database (one session). */
+export function useWorkerDatabase(): void {
+  const base = process.env[BASE_DATABASE_ENV];
+  if (base) process.env.TEST_DATABASE_URL = workerDatabaseUrl(base, process.env.JEST_WORKER_ID ?? '1');
+}
