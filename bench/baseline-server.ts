@@ -17,7 +17,10 @@ import { Pool, PoolClient } from 'pg';
 import { v7 as uuidv7 } from 'uuid';
 
 // Sized to the cores, as the brief for the baseline asks; BASELINE_POOL_SIZE overrides it for experiments.
-const pool = new Pool({ connectionString: process.env.DATABASE_URL, max: Number(process.env.BASELINE_POOL_SIZE ?? availableParallelism()) });
+const pool = new Pool({
+  connectionString: process.env.DATABASE_URL,
+  max: Number(process.env.BASELINE_POOL_SIZE ?? availableParallelism()),
+});
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const RATING_TYPES = new Set(['MANAGER_EVALUATION', 'SELF_ASSESMENT', 'LLM_RATING']);
 /** The expression of employees_search_trgm_idx, as the employees service writes it. */
@@ -45,7 +48,10 @@ async function organisationOf(request: IncomingMessage): Promise<string> {
 }
 
 async function getEmployee(organisationId: string, id: string): Promise<unknown> {
-  const employees = await pool.query('SELECT * FROM employees WHERE organisation_id = $1 AND id = $2', [organisationId, id]);
+  const employees = await pool.query('SELECT * FROM employees WHERE organisation_id = $1 AND id = $2', [
+    organisationId,
+    id,
+  ]);
   if (employees.rows.length === 0) throw new HttpError(404, 'NOT_FOUND');
   const skills = await pool.query(
     `SELECT ps.id AS person_skill_id, s.id AS skill_id, s.name AS skill_name,
@@ -77,7 +83,10 @@ async function getEmployee(organisationId: string, id: string): Promise<unknown>
   };
 }
 
-async function listEmployees(organisationId: string, params: URLSearchParams): Promise<{ data: unknown[]; meta: object }> {
+async function listEmployees(
+  organisationId: string,
+  params: URLSearchParams,
+): Promise<{ data: unknown[]; meta: object }> {
   const page = Number(params.get('page') ?? 1);
   const limit = Number(params.get('limit') ?? 20);
   if (!Number.isInteger(page) || page < 1 || !Number.isInteger(limit) || limit < 1 || limit > 100) {
@@ -95,7 +104,10 @@ async function listEmployees(organisationId: string, params: URLSearchParams): P
     `SELECT * FROM employees WHERE ${where} ORDER BY created_at, id LIMIT ${limit} OFFSET ${(page - 1) * limit}`,
     values,
   );
-  const counted = await pool.query<{ total: number }>(`SELECT count(*)::int AS total FROM employees WHERE ${where}`, values);
+  const counted = await pool.query<{ total: number }>(
+    `SELECT count(*)::int AS total FROM employees WHERE ${where}`,
+    values,
+  );
   const total = counted.rows[0].total;
   const totalPages = Math.ceil(total / limit);
   return {
@@ -111,7 +123,10 @@ async function rate(organisationId: string, employeeId: string, input: Record<st
   }
   if (!UUID.test(skillId)) throw new HttpError(404, 'NOT_FOUND');
   return inTransaction(async (client) => {
-    const employee = await client.query('SELECT id FROM employees WHERE organisation_id = $1 AND id = $2', [organisationId, employeeId]);
+    const employee = await client.query('SELECT id FROM employees WHERE organisation_id = $1 AND id = $2', [
+      organisationId,
+      employeeId,
+    ]);
     if (employee.rows.length === 0) throw new HttpError(404, 'NOT_FOUND');
     const skills = await client.query(
       'SELECT id, name, rating_scale_min, rating_scale_max FROM skills WHERE organisation_id = $1 AND id = $2 FOR KEY SHARE',
@@ -129,10 +144,10 @@ async function rate(organisationId: string, employeeId: string, input: Record<st
       [uuidv7(), organisationId, employeeId, skillId, now],
     );
     if (personSkill.rows.length === 0) {
-      personSkill = await client.query('SELECT id FROM person_skills WHERE employee_id = $1 AND skill_id = $2 FOR KEY SHARE', [
-        employeeId,
-        skillId,
-      ]);
+      personSkill = await client.query(
+        'SELECT id FROM person_skills WHERE employee_id = $1 AND skill_id = $2 FOR KEY SHARE',
+        [employeeId, skillId],
+      );
     }
     const rating = {
       ratingId: uuidv7(),
@@ -149,22 +164,23 @@ async function rate(organisationId: string, employeeId: string, input: Record<st
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
       [rating.ratingId, organisationId, rating.personSkillId, employeeId, skillId, score, ratingType, comment, now],
     );
-    const endpoints = await client.query<{ id: string }>(
-      `SELECT id FROM webhook_endpoints WHERE organisation_id = $1 AND $2 = ANY (events) ORDER BY created_at, id FOR KEY SHARE`,
-      [organisationId, 'skill.rated'],
+    // As the service's outbox: the event row (kept for GET /events whether or not anyone subscribes) and one
+    // delivery per subscribed endpoint, in one statement.
+    const body = Buffer.from(
+      JSON.stringify({ event: 'skill.rated', timestamp: rating.createdAt, data: { employeeId, rating } }),
     );
-    if (endpoints.rows.length > 0) {
-      const body = Buffer.from(JSON.stringify({ event: 'skill.rated', timestamp: rating.createdAt, data: { employeeId, rating } }));
-      const values: unknown[] = [organisationId, body, now];
-      const tuples = endpoints.rows.map((endpoint) => {
-        values.push(uuidv7(), endpoint.id);
-        return `($${values.length - 1}, $1, $${values.length}, 'skill.rated', $2, $3)`;
-      });
-      await client.query(
-        `INSERT INTO webhook_deliveries (id, organisation_id, endpoint_id, event, body, created_at) VALUES ${tuples.join(', ')}`,
-        values,
-      );
-    }
+    await client.query(
+      `WITH event AS (
+         INSERT INTO events (id, organisation_id, event, occurred_at, body, created_at)
+         VALUES ($2, $1, 'skill.rated', $3, $4, $3) RETURNING id
+       )
+       INSERT INTO webhook_deliveries (id, organisation_id, endpoint_id, event_id, event, created_at)
+       SELECT gen_random_uuid(), $1, endpoint.id, event.id, 'skill.rated', $3
+         FROM event,
+              (SELECT id FROM webhook_endpoints WHERE organisation_id = $1 AND 'skill.rated' = ANY (events)
+                ORDER BY created_at, id FOR KEY SHARE) endpoint`,
+      [organisationId, uuidv7(), now, body],
+    );
     return rating;
   });
 }
@@ -232,7 +248,10 @@ async function route(request: IncomingMessage): Promise<{ status: number; payloa
 
 function send(response: ServerResponse, status: number, payload: object): void {
   const body = JSON.stringify(payload);
-  response.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body) });
+  response.writeHead(status, {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': Buffer.byteLength(body),
+  });
   response.end(body);
 }
 

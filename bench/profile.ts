@@ -5,10 +5,10 @@
  *
  *   npm run build && npx ts-node --transpile-only bench/profile.ts "GET employee by id"   (PROFILE_SECONDS, 15)
  */
-import autocannon from 'autocannon';
 import { spawn } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import autocannon from 'autocannon';
 import { BENCH_DATABASE_URL, CERT_DIR, readBenchKeys, RESULTS_DIR } from './bench-env';
 import { sampleTargets } from './sample';
 import { SCENARIOS } from './scenarios';
@@ -26,22 +26,29 @@ async function main(): Promise<void> {
   rmSync(directory, { recursive: true, force: true });
   mkdirSync(directory, { recursive: true });
   const port = 3902;
-  const server = spawn('taskset', ['-c', '0', process.execPath, '--cpu-prof', `--cpu-prof-dir=${directory}`, 'dist/main.js'], {
-    cwd: join(__dirname, '..'),
-    env: {
-      ...process.env,
-      PORT: String(port),
-      DATABASE_URL: BENCH_DATABASE_URL,
-      WEBHOOK_SECRET_KEY: keys.webhookSecretKey,
-      LOG_LEVEL: 'warn',
-      RATE_LIMIT_PER_MINUTE: '1000000000',
-      WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
-      NODE_EXTRA_CA_CERTS: join(CERT_DIR, 'cert.pem'),
+  const server = spawn(
+    'taskset',
+    ['-c', '0', process.execPath, '--cpu-prof', `--cpu-prof-dir=${directory}`, 'dist/main.js'],
+    {
+      cwd: join(__dirname, '..'),
+      env: {
+        ...process.env,
+        PORT: String(port),
+        DATABASE_URL: BENCH_DATABASE_URL,
+        WEBHOOK_SECRET_KEY: keys.webhookSecretKey,
+        LOG_LEVEL: 'warn',
+        RATE_LIMIT_PER_MINUTE: '1000000000',
+        WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+        NODE_EXTRA_CA_CERTS: join(CERT_DIR, 'cert.pem'),
+      },
+      stdio: 'inherit',
     },
-    stdio: 'inherit',
-  });
+  );
   for (;;) {
-    const ready = await fetch(`http://127.0.0.1:${port}/health/ready`).then((response) => response.ok, () => false);
+    const ready = await fetch(`http://127.0.0.1:${port}/health/ready`).then(
+      (response) => response.ok,
+      () => false,
+    );
     if (ready) break;
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
@@ -52,7 +59,9 @@ async function main(): Promise<void> {
     duration: Number(process.env.PROFILE_SECONDS ?? 15),
     requests: [{ setupRequest: (request) => ({ ...request, ...next() }) }],
   });
-  console.log(`${scenario.name}: ${Math.round(result.requests.total / result.duration)} req/s, p99 ${result.latency.p99} ms`);
+  console.log(
+    `${scenario.name}: ${Math.round(result.requests.total / result.duration)} req/s, p99 ${result.latency.p99} ms`,
+  );
   await new Promise((resolve) => {
     server.once('exit', resolve);
     server.kill('SIGTERM');
@@ -74,14 +83,27 @@ function printSelfTime(profile: { nodes: ProfileNode[]; samples: number[]; timeD
     const key = `${frame.functionName || '(anonymous)'} ${where}:${frame.lineNumber + 1}`;
     self.set(key, (self.get(key) ?? 0) + micros);
     const pkg = frame.url.includes('node_modules/')
-      ? frame.url.replace(/^.*node_modules\//, '').split('/').slice(0, frame.url.includes('node_modules/@') ? 2 : 1).join('/')
-      : frame.url.includes('/dist/') ? 'dist (the service)' : frame.url === '' ? `(${frame.functionName})` : 'node internals';
+      ? frame.url
+          .replace(/^.*node_modules\//, '')
+          .split('/')
+          .slice(0, frame.url.includes('node_modules/@') ? 2 : 1)
+          .join('/')
+      : frame.url.includes('/dist/')
+        ? 'dist (the service)'
+        : frame.url === ''
+          ? `(${frame.functionName})`
+          : 'node internals';
     perPackage.set(pkg, (perPackage.get(pkg) ?? 0) + micros);
   });
   const total = [...self.values()].reduce((sum, value) => sum + value, 0);
   const top = (map: Map<string, number>, count: number) =>
-    [...map.entries()].sort((a, b) => b[1] - a[1]).slice(0, count).map(([key, micros]) => `${((100 * micros) / total).toFixed(1).padStart(5)} %  ${key}`);
-  console.log(`\nSelf time by package:\n${top(perPackage, 15).join('\n')}\n\nSelf time by function:\n${top(self, 30).join('\n')}`);
+    [...map.entries()]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, count)
+      .map(([key, micros]) => `${((100 * micros) / total).toFixed(1).padStart(5)} %  ${key}`);
+  console.log(
+    `\nSelf time by package:\n${top(perPackage, 15).join('\n')}\n\nSelf time by function:\n${top(self, 30).join('\n')}`,
+  );
 }
 
 main().catch((error: unknown) => {

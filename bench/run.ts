@@ -6,13 +6,14 @@
  * Env: BENCH_DURATION (s per scenario, 15), BENCH_WARMUP (s before each, 3), BENCH_CONNECTIONS ("10,50"),
  *      BENCH_ONLY (regex on scenario names), BENCH_DRAIN_DELIVERIES (20000), BENCH_DATABASE_URL.
  */
-import autocannon from 'autocannon';
 import { ChildProcess, execFileSync, fork, spawn } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, statSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
+import autocannon from 'autocannon';
 import { Client } from 'pg';
 import { BENCH_DATABASE_URL, CERT_DIR, readBenchKeys, RESULTS_DIR } from './bench-env';
+import { topUpEvents } from './events-seed';
 import { Sample, sampleTargets } from './sample';
 import { Scenario, SCENARIOS } from './scenarios';
 import type { ReceiverStats } from './webhook-receiver';
@@ -60,6 +61,7 @@ async function main(): Promise<void> {
 
   await warmDatabaseCache();
   await forgetPendingDeliveries();
+  await withClient(topUpEvents);
   const sample = await sampleTargets(BENCH_DATABASE_URL, keys);
   const scenarios = SCENARIOS.filter((scenario) => !ONLY || ONLY.test(scenario.name));
   const receiver = await startReceiver();
@@ -68,11 +70,18 @@ async function main(): Promise<void> {
   try {
     const baselineScenarios = scenarios.filter((scenario) => scenario.baseline);
     if (baselineScenarios.length > 0) {
-      const baseline = await startServer('baseline', process.execPath, ['-r', 'ts-node/register/transpile-only', join(__dirname, 'baseline-server.ts')], {
-        PORT: String(BASELINE_PORT),
-      }, `http://127.0.0.1:${BASELINE_PORT}/api/v1/employees/00000000-0000-0000-0000-000000000000`);
+      const baseline = await startServer(
+        'baseline',
+        process.execPath,
+        ['-r', 'ts-node/register/transpile-only', join(__dirname, 'baseline-server.ts')],
+        {
+          PORT: String(BASELINE_PORT),
+        },
+        `http://127.0.0.1:${BASELINE_PORT}/api/v1/employees/00000000-0000-0000-0000-000000000000`,
+      );
       try {
-        for (const scenario of baselineScenarios) rows.push(...(await measure(scenario, 'baseline', BASELINE_PORT, sample)));
+        for (const scenario of baselineScenarios)
+          rows.push(...(await measure(scenario, 'baseline', BASELINE_PORT, sample)));
       } finally {
         await stop(baseline);
         // The baseline writes outbox rows but sends nothing: they must not reach the service's dispatcher.
@@ -80,15 +89,21 @@ async function main(): Promise<void> {
       }
     }
 
-    const service = await startServer('service', process.execPath, [serverEntry], {
-      PORT: String(SERVICE_PORT),
-      DATABASE_URL: BENCH_DATABASE_URL,
-      WEBHOOK_SECRET_KEY: keys.webhookSecretKey,
-      LOG_LEVEL: 'warn',
-      RATE_LIMIT_PER_MINUTE: '1000000000',
-      WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
-      NODE_EXTRA_CA_CERTS: join(CERT_DIR, 'cert.pem'),
-    }, `http://127.0.0.1:${SERVICE_PORT}/health/ready`);
+    const service = await startServer(
+      'service',
+      process.execPath,
+      [serverEntry],
+      {
+        PORT: String(SERVICE_PORT),
+        DATABASE_URL: BENCH_DATABASE_URL,
+        WEBHOOK_SECRET_KEY: keys.webhookSecretKey,
+        LOG_LEVEL: 'warn',
+        RATE_LIMIT_PER_MINUTE: '1000000000',
+        WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+        NODE_EXTRA_CA_CERTS: join(CERT_DIR, 'cert.pem'),
+      },
+      `http://127.0.0.1:${SERVICE_PORT}/health/ready`,
+    );
     try {
       for (const scenario of scenarios) {
         if (scenario.webhooks && keys.webhookEndpoints.length > 0) {
@@ -99,7 +114,9 @@ async function main(): Promise<void> {
             const row = await run(scenario, 'service', SERVICE_PORT, sample, connections, DURATION);
             rows.push(row);
             const expected = Math.round(row.requestsPerSecond * DURATION) * keys.webhookEndpoints.length;
-            webhooks.push(toWebhookRow(`sustained, from POST rating at ${connections} conn.`, await receiver.settle(expected)));
+            webhooks.push(
+              toWebhookRow(`sustained, from POST rating at ${connections} conn.`, await receiver.settle(expected)),
+            );
           }
         } else {
           rows.push(...(await measure(scenario, 'service', SERVICE_PORT, sample)));
@@ -127,7 +144,8 @@ async function main(): Promise<void> {
   };
   writeFileSync(join(RESULTS_DIR, 'latest.json'), JSON.stringify(report, null, 2));
   console.log('\nTargets (50 connections):');
-  for (const target of report.targets) console.log(`  ${target.met ? 'met   ' : 'MISSED'} ${target.target}: ${target.measured}`);
+  for (const target of report.targets)
+    console.log(`  ${target.met ? 'met   ' : 'MISSED'} ${target.target}: ${target.measured}`);
   console.log(`\nWritten to ${join(RESULTS_DIR, 'latest.json')}`);
 }
 
@@ -182,7 +200,10 @@ async function run(
 function addRatios(rows: Row[]): void {
   for (const row of rows.filter((candidate) => candidate.target === 'service')) {
     const baseline = rows.find(
-      (candidate) => candidate.target === 'baseline' && candidate.scenario === row.scenario && candidate.connections === row.connections,
+      (candidate) =>
+        candidate.target === 'baseline' &&
+        candidate.scenario === row.scenario &&
+        candidate.connections === row.connections,
     );
     if (baseline && baseline.requestsPerSecond > 0) {
       row.ratioToBaseline = Math.round((row.requestsPerSecond / baseline.requestsPerSecond) * 100) / 100;
@@ -197,14 +218,21 @@ async function drain(receiver: Receiver): Promise<WebhookRow[]> {
   await client.connect();
   try {
     await client.query('BEGIN');
+    // Half as many events as deliveries: each goes to both seeded endpoints.
     await client.query(
-      `INSERT INTO webhook_deliveries (id, organisation_id, endpoint_id, event, body, created_at)
-       SELECT gen_random_uuid(), e.organisation_id, e.id, 'skill.rated',
-              convert_to(json_build_object('event', 'skill.rated', 'timestamp', now(), 'data',
-                json_build_object('employeeId', gen_random_uuid(), 'rating', json_build_object('ratingId', gen_random_uuid(),
-                  'score', n % 6, 'ratingType', 'MANAGER_EVALUATION', 'comment', NULL)))::text, 'UTF8'), clock_timestamp()
-         FROM webhook_endpoints e CROSS JOIN generate_series(1, $1) n
-        WHERE e.url LIKE 'https://127.0.0.1:%'`,
+      `WITH seeded AS (SELECT id, organisation_id FROM webhook_endpoints WHERE url LIKE 'https://127.0.0.1:%'),
+       event AS (
+         INSERT INTO events (id, organisation_id, event, occurred_at, body, created_at)
+         SELECT gen_random_uuid(), organisation.id, 'skill.rated', now(),
+                convert_to(json_build_object('event', 'skill.rated', 'timestamp', now(), 'data',
+                  json_build_object('employeeId', gen_random_uuid(), 'rating', json_build_object('ratingId', gen_random_uuid(),
+                    'score', n % 6, 'ratingType', 'MANAGER_EVALUATION', 'comment', NULL)))::text, 'UTF8'), clock_timestamp()
+           FROM (SELECT DISTINCT organisation_id AS id FROM seeded) organisation CROSS JOIN generate_series(1, $1) n
+         RETURNING id, organisation_id, created_at
+       )
+       INSERT INTO webhook_deliveries (id, organisation_id, endpoint_id, event_id, event, created_at)
+       SELECT gen_random_uuid(), event.organisation_id, seeded.id, event.id, 'skill.rated', event.created_at
+         FROM event JOIN seeded USING (organisation_id)`,
       [Math.ceil(DRAIN_DELIVERIES / 2)],
     );
     receiver.reset();
@@ -215,7 +243,11 @@ async function drain(receiver: Receiver): Promise<WebhookRow[]> {
     const spread = stats.firstAt && stats.lastAt ? (stats.lastAt - stats.firstAt) / 1000 : 0;
     return [
       row,
-      { ...row, measure: 'drain, first to last receipt (send rate only)', deliveriesPerSecond: spread > 0 ? Math.round(stats.received / spread) : 0 },
+      {
+        ...row,
+        measure: 'drain, first to last receipt (send rate only)',
+        deliveriesPerSecond: spread > 0 ? Math.round(stats.received / spread) : 0,
+      },
     ];
   } finally {
     await client.end();
@@ -223,7 +255,8 @@ async function drain(receiver: Receiver): Promise<WebhookRow[]> {
 }
 
 function toWebhookRow(measure: string, stats: ReceiverStats & { elapsedMs: number }): WebhookRow {
-  const percentile = (p: number) => stats.latencies[Math.min(stats.latencies.length - 1, Math.floor((p / 100) * stats.latencies.length))] ?? 0;
+  const percentile = (p: number) =>
+    stats.latencies[Math.min(stats.latencies.length - 1, Math.floor((p / 100) * stats.latencies.length))] ?? 0;
   const row = {
     measure,
     deliveries: stats.received,
@@ -232,7 +265,9 @@ function toWebhookRow(measure: string, stats: ReceiverStats & { elapsedMs: numbe
     p99Ms: percentile(99),
     badSignatures: stats.badSignatures,
   };
-  console.log(`webhooks ${measure}: ${row.deliveries} deliveries, ${row.deliveriesPerSecond}/s, p50 ${row.p50Ms} ms, p99 ${row.p99Ms} ms`);
+  console.log(
+    `webhooks ${measure}: ${row.deliveries} deliveries, ${row.deliveriesPerSecond}/s, p50 ${row.p50Ms} ms, p99 ${row.p99Ms} ms`,
+  );
   return row;
 }
 
@@ -246,7 +281,10 @@ interface Receiver {
 }
 
 async function startReceiver(): Promise<Receiver> {
-  const child = fork(join(__dirname, 'webhook-receiver.ts'), [], { execArgv: ['-r', 'ts-node/register/transpile-only'], cwd: ROOT });
+  const child = fork(join(__dirname, 'webhook-receiver.ts'), [], {
+    execArgv: ['-r', 'ts-node/register/transpile-only'],
+    cwd: ROOT,
+  });
   await new Promise<void>((resolve, reject) => {
     child.once('message', () => resolve());
     child.once('exit', (code) => reject(new Error(`webhook receiver exited with ${code}`)));
@@ -306,7 +344,9 @@ async function startServer(
       () => false,
     );
     if (ready) {
-      console.log(`\n${name} ready (pid ${child.pid}${HAS_TASKSET ? ', CPU 0' : ''}; its log: bench/results/${name}.log)`);
+      console.log(
+        `\n${name} ready (pid ${child.pid}${HAS_TASKSET ? ', CPU 0' : ''}; its log: bench/results/${name}.log)`,
+      );
       return child;
     }
     await new Promise((resolve) => setTimeout(resolve, 250));
@@ -362,6 +402,16 @@ async function waitForEmptyOutbox(): Promise<void> {
   }
 }
 
+async function withClient(work: (client: Client) => Promise<void>): Promise<void> {
+  const client = new Client({ connectionString: BENCH_DATABASE_URL });
+  await client.connect();
+  try {
+    await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
 /** Unfinished deliveries (the baseline's, an interrupted run's) would be sent during the next measurement. */
 async function forgetPendingDeliveries(): Promise<void> {
   const client = new Client({ connectionString: BENCH_DATABASE_URL });
@@ -400,9 +450,23 @@ function ensureCertificate(): void {
   execFileSync(
     'openssl',
     [
-      'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '365',
-      '-subj', '/CN=localhost', '-addext', 'subjectAltName=IP:127.0.0.1,DNS:localhost',
-      '-keyout', join(CERT_DIR, 'key.pem'), '-out', join(CERT_DIR, 'cert.pem'),
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-days',
+      '365',
+      '-subj',
+      '/CN=localhost',
+      '-addext',
+      'subjectAltName=IP:127.0.0.1,DNS:localhost',
+      '-keyout',
+      join(CERT_DIR, 'key.pem'),
+      '-out',
+      join(CERT_DIR, 'cert.pem'),
     ],
     { stdio: 'ignore' },
   );
@@ -425,32 +489,53 @@ function printTable(rows: Row[], webhooks: WebhookRow[]): void {
   console.log(`\n${format(header)}\n| ${widths.map((width) => '-'.repeat(width)).join(' | ')} |`);
   for (const line of lines) console.log(format(line));
   if (webhooks.length > 0) {
-    console.log('\n| webhook delivery | deliveries | per s | p50 ms | p99 ms | bad signatures |\n| --- | --- | --- | --- | --- | --- |');
+    console.log(
+      '\n| webhook delivery | deliveries | per s | p50 ms | p99 ms | bad signatures |\n| --- | --- | --- | --- | --- | --- |',
+    );
     for (const row of webhooks) {
-      console.log(`| ${row.measure} | ${row.deliveries} | ${row.deliveriesPerSecond} | ${row.p50Ms} | ${row.p99Ms} | ${row.badSignatures} |`);
+      console.log(
+        `| ${row.measure} | ${row.deliveries} | ${row.deliveriesPerSecond} | ${row.p50Ms} | ${row.p99Ms} | ${row.badSignatures} |`,
+      );
     }
   }
 }
 
-function evaluateTargets(rows: Row[], webhooks: WebhookRow[]): Array<{ target: string; measured: string; met: boolean }> {
+function evaluateTargets(
+  rows: Row[],
+  webhooks: WebhookRow[],
+): Array<{ target: string; measured: string; met: boolean }> {
   const at50 = (name: string) => rows.find((row) => row.scenario === name && row.connections === 50);
   const targets: Array<{ target: string; measured: string; met: boolean }> = [];
   const ratio = (name: string, minimum: number) => {
     const row = at50(name);
     if (row?.ratioToBaseline != null) {
-      targets.push({ target: `${name}: ratio ≥ ${minimum}`, measured: row.ratioToBaseline.toFixed(2), met: row.ratioToBaseline >= minimum });
+      targets.push({
+        target: `${name}: ratio ≥ ${minimum}`,
+        measured: row.ratioToBaseline.toFixed(2),
+        met: row.ratioToBaseline >= minimum,
+      });
     }
   };
   const p99 = (name: string, maximum: number) => {
     const row = at50(name);
-    if (row) targets.push({ target: `${name}: p99 ≤ ${maximum} ms`, measured: `${row.p99Ms} ms`, met: row.p99Ms <= maximum && row.errors === 0 });
+    if (row)
+      targets.push({
+        target: `${name}: p99 ≤ ${maximum} ms`,
+        measured: `${row.p99Ms} ms`,
+        met: row.p99Ms <= maximum && row.errors === 0,
+      });
   };
   ratio('GET employee by id', 0.5);
   ratio('GET employees search, page 1', 0.6);
   ratio('GET employees search, page 500', 0.6);
   ratio('POST rating (+2 outbox rows)', 0.5);
   p99('GET employee by id', 60);
-  for (const name of ['GET employees, page 1', 'GET employees, page 500', 'GET employees search, page 1', 'GET employees search, page 500']) {
+  for (const name of [
+    'GET employees, page 1',
+    'GET employees, page 500',
+    'GET employees search, page 1',
+    'GET employees search, page 500',
+  ]) {
     p99(name, 150);
   }
   const sustained = webhooks.filter((row) => row.measure.startsWith('sustained'));

@@ -15,12 +15,22 @@ export interface Sample {
   organisations: string[];
   /** The organisation with the webhook endpoints: its key, employees and skills, for POST rating. */
   rated: { authorization: string; employeeIds: string[]; skillIds: string[] };
+  /** Event ids across organisations, as the `after` of GET /events. */
+  events: Target[];
+  /** Deliveries to the seeded endpoints (of the rated organisation), for POST …/redeliver. */
+  deliveries: Array<{ endpointId: string; deliveryId: string }>;
+  /** Per organisation, an `updatedSince` that leaves its last DELTA_SYNC_ROWS changes: a delta sync to page through. */
+  updatedSince: Array<{ authorization: string; since: string }>;
 }
+
+export const DELTA_SYNC_ROWS = 2_000;
 
 const SAMPLE_SIZE = 20_000;
 
 export async function sampleTargets(databaseUrl: string, keys: BenchKeys): Promise<Sample> {
-  const authorizationOf = new Map(keys.organisations.map((organisation) => [organisation.id, `Bearer ${organisation.apiKey}`]));
+  const authorizationOf = new Map(
+    keys.organisations.map((organisation) => [organisation.id, `Bearer ${organisation.apiKey}`]),
+  );
   const client = new Client({ connectionString: databaseUrl });
   await client.connect();
   try {
@@ -36,10 +46,28 @@ export async function sampleTargets(databaseUrl: string, keys: BenchKeys): Promi
       [rated.id],
     );
     const skillIds = await client.query<{ id: string }>(`SELECT id FROM skills WHERE organisation_id = $1`, [rated.id]);
+    const deliveries = await client.query<{ endpoint_id: string; id: string }>(
+      `SELECT endpoint_id, id FROM webhook_deliveries TABLESAMPLE BERNOULLI (10)
+        WHERE organisation_id = $1 AND outcome IS NOT NULL LIMIT ${SAMPLE_SIZE}`,
+      [rated.id],
+    );
+    const updatedSince = await Promise.all(
+      keys.organisations.map(async (organisation) => {
+        const { rows } = await client.query<{ since: Date }>(
+          `SELECT updated_at AS since FROM employees WHERE organisation_id = $1
+            ORDER BY updated_at DESC, id DESC OFFSET ${DELTA_SYNC_ROWS - 1} LIMIT 1`,
+          [organisation.id],
+        );
+        return { authorization: authorizationOf.get(organisation.id)!, since: rows[0]?.since.toISOString() ?? '' };
+      }),
+    );
     return {
+      updatedSince: updatedSince.filter((entry) => entry.since),
       employees: (await targets('employees', 3)).filter((target) => target.authorization),
       positions: (await targets('positions', 100)).filter((target) => target.authorization),
       organisations: [...authorizationOf.values()],
+      events: (await targets('events', 5)).filter((target) => target.authorization),
+      deliveries: shuffle(deliveries.rows.map((row) => ({ endpointId: row.endpoint_id, deliveryId: row.id }))),
       rated: {
         authorization: `Bearer ${rated.apiKey}`,
         employeeIds: shuffle(employeeIds.rows.map((row) => row.id)),

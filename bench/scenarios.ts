@@ -1,4 +1,4 @@
-import type { Sample, Target } from './sample';
+import { DELTA_SYNC_ROWS, type Sample, type Target } from './sample';
 
 export interface BenchRequest {
   method: 'GET' | 'POST';
@@ -24,7 +24,22 @@ const API = '/api/v1';
  * son 4,838, anna 3,363, schm 2,898, tho 2,403, müller 716, lee 656, p0042 100, …); those of page 500 (offset 9,980)
  * match 28 % (er.) and 100 % (example: every e-mail), so the deep page is full.
  */
-const SEARCH_TERMS = ['mar', 'son', 'schm', 'müller', 'anna', 'tho', 'ber', 'ina', 'p0042', 'lee', 'wag', 'kel', 'nguyen', 'ell'];
+const SEARCH_TERMS = [
+  'mar',
+  'son',
+  'schm',
+  'müller',
+  'anna',
+  'tho',
+  'ber',
+  'ina',
+  'p0042',
+  'lee',
+  'wag',
+  'kel',
+  'nguyen',
+  'ell',
+];
 const BROAD_SEARCH_TERMS = ['er.', 'example'];
 const RATING_TYPES = ['MANAGER_EVALUATION', 'SELF_ASSESMENT', 'LLM_RATING'];
 
@@ -55,25 +70,72 @@ const employeesList = (page: number, terms?: string[]) => (sample: Sample) => {
   };
 };
 
+/** New employees of the rated organisation, each unique; with `keyed`, each with a fresh Idempotency-Key. */
+const newEmployees = (keyed: boolean) => (sample: Sample) => {
+  const run = `${keyed ? 'k' : 'p'}${Date.now().toString(36)}`;
+  let count = 0;
+  return (): BenchRequest => {
+    const id = `${run}-${count++}`;
+    const headers: Record<string, string> = {
+      authorization: sample.rated.authorization,
+      'content-type': 'application/json',
+    };
+    if (keyed) headers['idempotency-key'] = id;
+    return {
+      method: 'POST',
+      path: `${API}/employees`,
+      headers,
+      body: JSON.stringify({
+        personnelNumber: id,
+        firstName: 'Bench',
+        lastName: id,
+        businessEmail: `${id}@bench.example`,
+      }),
+    };
+  };
+};
+
 export const SCENARIOS: Scenario[] = [
   {
     name: 'GET employee by id',
     baseline: true,
     // GET /employees/{id} answers the EmployeeDetail: the employee with its skills and their latest ratings.
-    requests: byTarget((target) => `/employees/${target.id}`, (sample) => sample.employees),
+    requests: byTarget(
+      (target) => `/employees/${target.id}`,
+      (sample) => sample.employees,
+    ),
   },
   {
     name: 'GET employee skills',
-    requests: byTarget((target) => `/employees/${target.id}/skills`, (sample) => sample.employees),
+    requests: byTarget(
+      (target) => `/employees/${target.id}/skills`,
+      (sample) => sample.employees,
+    ),
   },
   {
     name: 'GET employee ratings',
-    requests: byTarget((target) => `/employees/${target.id}/ratings`, (sample) => sample.employees),
+    requests: byTarget(
+      (target) => `/employees/${target.id}/ratings`,
+      (sample) => sample.employees,
+    ),
   },
   { name: 'GET employees, page 1', requests: employeesList(1) },
   { name: 'GET employees, page 500', requests: employeesList(500) },
   { name: 'GET employees search, page 1', baseline: true, requests: employeesList(1, SEARCH_TERMS) },
   { name: 'GET employees search, page 500', baseline: true, requests: employeesList(500, BROAD_SEARCH_TERMS) },
+  {
+    name: 'GET employees updatedSince, pages 1-100',
+    // A delta sync: the last 2,000 changes of an organisation, 20 at a time, oldest change first.
+    requests: (sample) => {
+      const organisation = rotate(sample.updatedSince);
+      const pages = DELTA_SYNC_ROWS / 20;
+      let page = 0;
+      return () => {
+        const { authorization, since } = organisation();
+        return get(`/employees?updatedSince=${since}&page=${(page++ % pages) + 1}&limit=20`, authorization);
+      };
+    },
+  },
   {
     name: 'GET skills, pages 1-15',
     requests: (sample) => {
@@ -84,7 +146,18 @@ export const SCENARIOS: Scenario[] = [
   },
   {
     name: 'GET position detail',
-    requests: byTarget((target) => `/positions/${target.id}`, (sample) => sample.positions),
+    requests: byTarget(
+      (target) => `/positions/${target.id}`,
+      (sample) => sample.positions,
+    ),
+  },
+  {
+    name: 'GET /events page',
+    // A reader catching up: 20 events after a cursor somewhere in its organisation's 20,000.
+    requests: byTarget(
+      (target) => `/events?after=${target.id}&limit=20`,
+      (sample) => sample.events,
+    ),
   },
   {
     name: 'POST rating (+2 outbox rows)',
@@ -100,6 +173,24 @@ export const SCENARIOS: Scenario[] = [
         headers: { authorization: sample.rated.authorization, 'content-type': 'application/json' },
         body: JSON.stringify({ skillId: skill(), score: count++ % 6, ratingType: RATING_TYPES[count % 3] }),
       });
+    },
+  },
+  { name: 'POST employee', requests: newEmployees(false) },
+  { name: 'POST employee, Idempotency-Key', requests: newEmployees(true) },
+  {
+    // Last: the deliveries it queues are sent while it runs and after, and the drain waits for them.
+    name: 'redeliver',
+    requests: (sample) => {
+      const delivery = rotate(sample.deliveries);
+      return () => {
+        const { endpointId, deliveryId } = delivery();
+        return {
+          method: 'POST',
+          path: `${API}/webhooks/${endpointId}/deliveries/${deliveryId}/redeliver`,
+          headers: { authorization: sample.rated.authorization, 'content-type': 'application/json' },
+          body: '{}',
+        };
+      };
     },
   },
 ];

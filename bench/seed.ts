@@ -1,8 +1,9 @@
 /**
  * Seeds the benchmark database at scale, in SQL (generate_series), in a few minutes:
  * 10 organisations × 100,000 employees, 300 skills each, ~3 person skills and ~5 ratings per employee,
- * 1,000 positions per organisation (5 required skills, 3 candidates each), one API key per organisation
- * and two webhook endpoints on the first one. Safe to re-run: a finished seed is kept (`--reset` rebuilds it).
+ * 1,000 positions per organisation (5 required skills, 3 candidates each), one API key per organisation,
+ * two webhook endpoints on the first one, and 20,000 events per organisation (those of the first one delivered
+ * to its endpoints). Safe to re-run: a finished seed is kept (`--reset` rebuilds it); missing events are added.
  *
  *   npm run bench:seed [-- --reset]      BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/skills_bench)
  */
@@ -29,6 +30,7 @@ import {
   SKILLS_PER_ORGANISATION,
   timed,
 } from './bench-env';
+import { topUpEvents } from './events-seed';
 import { FIRST_NAMES, LAST_NAMES, SKILL_LEVELS, SKILL_TOPICS, TITLES } from './names';
 
 /** The tables filled in bulk: their secondary indexes are dropped first and built once at the end. */
@@ -59,7 +61,9 @@ async function main(): Promise<void> {
   try {
     const seeded = await seedState(client);
     if (seeded === 'partial') {
-      throw new Error('The database holds a partial seed (an earlier run stopped): run `npm run bench:seed -- --reset`');
+      throw new Error(
+        'The database holds a partial seed (an earlier run stopped): run `npm run bench:seed -- --reset`',
+      );
     }
     if (seeded === 'empty') {
       await seedData(client);
@@ -69,6 +73,7 @@ async function main(): Promise<void> {
     } else {
       console.log('  already seeded: kept (use --reset to rebuild)');
     }
+    await timed('events and their deliveries, where missing', () => topUpEvents(client));
   } finally {
     await client.end();
   }
@@ -106,7 +111,9 @@ async function seedData(client: Client): Promise<void> {
   await client.query(`SET maintenance_work_mem = '1GB'`);
   await client.query(`SET work_mem = '256MB'`);
   // Skips the foreign-key triggers during the bulk load (superuser only); the data is consistent by construction.
-  await client.query(`SET session_replication_role = replica`).catch(() => console.log('  (FK triggers stay on: not superuser)'));
+  await client
+    .query(`SET session_replication_role = replica`)
+    .catch(() => console.log('  (FK triggers stay on: not superuser)'));
   await client.query(`
     CREATE FUNCTION pg_temp.uuid_v7(at timestamptz) RETURNS uuid LANGUAGE sql VOLATILE AS $$
       -- A v4 uuid with its first 48 bits replaced by the Unix time in ms and the version nibble set to 7.
@@ -165,7 +172,9 @@ async function dropSecondaryIndexes(client: Client): Promise<Array<{ name: strin
 
 /** Builds the indexes back on two connections, the trigram GIN (the slowest by far) first. */
 async function rebuildIndexes(indexes: Array<{ name: string; definition: string }>): Promise<void> {
-  const queue = [...indexes].sort((a, b) => Number(b.definition.includes('gin')) - Number(a.definition.includes('gin')));
+  const queue = [...indexes].sort(
+    (a, b) => Number(b.definition.includes('gin')) - Number(a.definition.includes('gin')),
+  );
   const worker = async () => {
     const connection = new Client({ connectionString: BENCH_DATABASE_URL });
     await connection.connect();
@@ -334,7 +343,11 @@ async function writeAccess(client: Client): Promise<void> {
     `SELECT id, name FROM organisations WHERE name LIKE $1 || '%' ORDER BY name`,
     [ORGANISATION_NAME_PREFIX],
   );
-  const keys: BenchKeys = { webhookSecretKey: webhookSecretKey.toString('hex'), organisations: [], webhookEndpoints: [] };
+  const keys: BenchKeys = {
+    webhookSecretKey: webhookSecretKey.toString('hex'),
+    organisations: [],
+    webhookEndpoints: [],
+  };
   await client.query('BEGIN');
   await client.query(`DELETE FROM api_keys WHERE label = $1`, [SEED_KEY_LABEL]);
   for (const organisation of organisations) {

@@ -23,7 +23,9 @@ export interface ReceiverStats {
   latencies: number[];
 }
 
-const secrets = new Map(readBenchKeys().webhookEndpoints.map((endpoint) => [new URL(endpoint.url).pathname, endpoint.secret]));
+const secrets = new Map(
+  readBenchKeys().webhookEndpoints.map((endpoint) => [new URL(endpoint.url).pathname, endpoint.secret]),
+);
 let origin: number | undefined;
 let stats: ReceiverStats = fresh();
 /** Receipt times (epoch ms), for latencies from an origin set after the deliveries were committed. */
@@ -34,13 +36,21 @@ function fresh(): ReceiverStats {
 }
 
 function signatureMatches(path: string, body: Buffer, header: string | string[] | undefined): boolean {
-  const expected = Buffer.from(`sha256=${createHmac('sha256', secrets.get(path) ?? '').update(body).digest('hex')}`);
+  const expected = Buffer.from(
+    `sha256=${createHmac('sha256', secrets.get(path) ?? '')
+      .update(body)
+      .digest('hex')}`,
+  );
   const actual = Buffer.from(typeof header === 'string' ? header : '');
   return actual.length === expected.length && timingSafeEqual(actual, expected);
 }
 
 const server = createServer(
-  { key: readFileSync(join(CERT_DIR, 'key.pem')), cert: readFileSync(join(CERT_DIR, 'cert.pem')), keepAliveTimeout: 5000 },
+  {
+    key: readFileSync(join(CERT_DIR, 'key.pem')),
+    cert: readFileSync(join(CERT_DIR, 'cert.pem')),
+    keepAliveTimeout: 5000,
+  },
   (request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -52,7 +62,9 @@ const server = createServer(
       stats.lastAt = receivedAt;
       if (!signatureMatches(request.url ?? '', body, request.headers['x-service-signature'])) stats.badSignatures += 1;
       receipts.push(receivedAt);
-      stats.latencies.push(receivedAt - Date.parse((JSON.parse(body.toString('utf8')) as { timestamp: string }).timestamp));
+      stats.latencies.push(
+        receivedAt - Date.parse((JSON.parse(body.toString('utf8')) as { timestamp: string }).timestamp),
+      );
       response.writeHead(200, { 'Content-Type': 'text/plain' }).end('ok');
     });
   },

@@ -20,7 +20,8 @@ import { makeSelfSignedCertificate, TrustCertificateModule } from '../test/suppo
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 10_000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
-const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? `postgres://postgres@127.0.0.1:5432/skills_webhooks_bench_test_${process.pid}`;
+const DATABASE_URL =
+  process.env.BENCH_DATABASE_URL ?? `postgres://postgres@127.0.0.1:5432/skills_webhooks_bench_test_${process.pid}`;
 
 async function main(): Promise<void> {
   await recreateDatabase(DATABASE_URL);
@@ -84,7 +85,8 @@ async function main(): Promise<void> {
     const finished = performance.now();
 
     const latencies = receivedAt.map((at, seq) => at - committedAt[seq]).sort((a, b) => a - b);
-    const percentile = (p: number) => latencies[Math.min(latencies.length - 1, Math.ceil((p / 100) * latencies.length) - 1)];
+    const percentile = (p: number) =>
+      latencies[Math.min(latencies.length - 1, Math.ceil((p / 100) * latencies.length) - 1)];
     const seconds = (finished - started) / 1000;
     console.log(
       JSON.stringify(
@@ -95,7 +97,12 @@ async function main(): Promise<void> {
           deliveriesPerSecond: Math.round(EVENTS / seconds),
           totalSeconds: Number(seconds.toFixed(2)),
           // Receipt can precede the emitter's own "committed" mark by a hair, since the nudge fires on COMMIT.
-          latencyMs: { p50: Math.round(percentile(50)), p90: Math.round(percentile(90)), p99: Math.round(percentile(99)), max: Math.round(latencies[latencies.length - 1]) },
+          latencyMs: {
+            p50: Math.round(percentile(50)),
+            p90: Math.round(percentile(90)),
+            p99: Math.round(percentile(99)),
+            max: Math.round(latencies[latencies.length - 1]),
+          },
         },
         null,
         2,
