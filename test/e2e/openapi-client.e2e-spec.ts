@@ -53,6 +53,9 @@ function compile(flow: string, outDir: string): string[] {
   });
 }
 
+// Third-party tools in child processes: seconds alone, several times that on a busy two-core machine.
+jest.setTimeout(120_000);
+
 describe('a client generated from the document by openapi-typescript with its default settings', () => {
   let app: NestExpressApplication;
   let directory: ReturnType<typeof workDirectory>;

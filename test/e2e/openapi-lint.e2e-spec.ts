@@ -23,6 +23,9 @@ const listed = (results: Array<{ rule: string; where: string; message: string }>
   results.map(({ rule, where, message }) => `${rule} at ${where}: ${message}`);
 
 /** The served document, checked by linters nobody here wrote, with their own rulesets (run from node_modules). */
+// Third-party tools in child processes: seconds alone, several times that on a busy two-core machine.
+jest.setTimeout(120_000);
+
 describe('the OpenAPI document passes third-party linters', () => {
   let app: NestExpressApplication;
   let directory: ReturnType<typeof workDirectory>;
