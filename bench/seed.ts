@@ -146,15 +146,20 @@ async function seedData(client: Client): Promise<void> {
   console.log('  rows:', counts.rows[0]);
 }
 
-/** The bulk load ran with triggers off, so the per-organisation counts the employee triggers keep are filled here. */
+/**
+ * The bulk load ran with triggers off, so the per-organisation counts the employee triggers keep are filled
+ * here: each organisation's whole count in its slot 0 (the triggers spread later writes over the other slots).
+ */
 async function fillEmployeeCounts(client: Client): Promise<void> {
   const { rows } = await client.query(`SELECT to_regclass('organisation_employee_counts') AS name`);
   if (!rows[0].name) return;
+  await client.query('BEGIN');
+  await client.query(`DELETE FROM organisation_employee_counts`);
   await client.query(
-    `INSERT INTO organisation_employee_counts (organisation_id, total, active)
-     SELECT organisation_id, count(*), count(*) FILTER (WHERE left_at IS NULL) FROM employees GROUP BY organisation_id
-     ON CONFLICT (organisation_id) DO UPDATE SET total = excluded.total, active = excluded.active`,
+    `INSERT INTO organisation_employee_counts (organisation_id, slot, total, active)
+     SELECT organisation_id, 0, count(*), count(*) FILTER (WHERE left_at IS NULL) FROM employees GROUP BY organisation_id`,
   );
+  await client.query('COMMIT');
 }
 
 async function dropSecondaryIndexes(client: Client): Promise<Array<{ name: string; definition: string }>> {

@@ -174,15 +174,18 @@ export class EmployeesRepository {
 
   /**
    * The exact total of an unfiltered or isActive-only list: organisation_employee_counts is kept by triggers
-   * in every employee write's transaction. No row yet: the organisation never had an employee.
+   * in every employee write's transaction, spread over a few slot rows per organisation so concurrent writes
+   * do not queue on one row; their sum (one range of the primary key) is the count. No row yet: the
+   * organisation never had an employee.
    */
   private async countFromCounter(organisationId: string, isActive: boolean | undefined, manager?: EntityManager) {
     const [row] = await this.database.manager(manager).query<{ total: number }[]>(
-      `SELECT (CASE WHEN $2::boolean IS NULL THEN total WHEN $2 THEN active ELSE total - active END)::int AS total
+      `SELECT coalesce(sum(CASE WHEN $2::boolean IS NULL THEN total WHEN $2 THEN active ELSE total - active END), 0)::int
+              AS total
          FROM organisation_employee_counts WHERE organisation_id = $1`,
       [organisationId, isActive ?? null],
     );
-    return row?.total ?? 0;
+    return row.total;
   }
 
   private async count(where: SqlConditions, manager?: EntityManager): Promise<number> {

@@ -1,0 +1,96 @@
+import { MigrationInterface, QueryRunner } from 'typeorm';
+
+/** Rows each organisation's counts are spread over: two writing transactions meet on one row 1 time in 16. */
+const SLOTS = 16;
+
+/**
+ * Issue 14 (employee writes do not queue): organisation_employee_counts had one row per organisation, so
+ * every employee insert, delete or (de)activation locked that row until COMMIT and concurrent writes in one
+ * organisation queued behind each other. Each organisation's counts are now spread over up to 16 slot rows;
+ * a writing transaction adds to one of them and readers sum them. A slot may go negative (a deactivation
+ * lands on any slot); only the sum is meaningful, and it stays exact.
+ *
+ * The existing counts move to slot 0 in this transaction. ALTER TABLE locks the (one row per organisation,
+ * so small) counts table until COMMIT, so no employee write runs the old trigger body against the new
+ * shape or counts twice: writes wait for the migration, for as long as it takes to re-key those rows.
+ */
+export class EmployeeCountSlots1763763200000 implements MigrationInterface {
+  name = 'EmployeeCountSlots1763763200000';
+
+  async up(queryRunner: QueryRunner): Promise<void> {
+    // A constant default fills existing rows without rewriting the table: each becomes its organisation's slot 0.
+    await queryRunner.query(`ALTER TABLE organisation_employee_counts ADD COLUMN slot smallint NOT NULL DEFAULT 0`);
+    await queryRunner.query(`ALTER TABLE organisation_employee_counts ALTER COLUMN slot DROP DEFAULT`);
+    await queryRunner.query(`
+      ALTER TABLE organisation_employee_counts
+        DROP CONSTRAINT organisation_employee_counts_pkey,
+        ADD PRIMARY KEY (organisation_id, slot)`);
+    // The slot is chosen once per transaction, at random, and kept in a transaction-local setting: a
+    // transaction writing many employees then locks one row per organisation, not up to 16, and two such
+    // transactions cannot deadlock by taking slots in opposite orders. (A test sets it to choose the slot.)
+    //
+    // Decrements upsert too (the transaction's slot may have no row yet), but only while the organisation
+    // exists: when an organisation is deleted, its employees and its counts rows go by two cascades in either
+    // order, and the employees' decrements must neither re-create a counts row nor insert one referencing
+    // the deleted organisation (a foreign key error). In that cascade the organisation's row is already
+    // gone to this transaction, so the check skips them whichever cascade runs first.
+    await queryRunner.query(`
+      CREATE OR REPLACE FUNCTION organisation_employee_counts_apply() RETURNS trigger LANGUAGE plpgsql AS $$
+      DECLARE
+        chosen smallint := NULLIF(current_setting('skills.employee_count_slot', true), '')::smallint;
+      BEGIN
+        IF chosen IS NULL THEN
+          chosen := floor(random() * ${SLOTS});
+          PERFORM set_config('skills.employee_count_slot', chosen::text, true);
+        END IF;
+        IF TG_OP IN ('UPDATE', 'DELETE') THEN
+          INSERT INTO organisation_employee_counts AS c (organisation_id, slot, total, active)
+          SELECT OLD.organisation_id, chosen, -1, -(OLD.left_at IS NULL)::int
+           WHERE EXISTS (SELECT 1 FROM organisations WHERE id = OLD.organisation_id)
+          ON CONFLICT (organisation_id, slot)
+          DO UPDATE SET total = c.total - 1, active = c.active - (OLD.left_at IS NULL)::int;
+        END IF;
+        IF TG_OP IN ('INSERT', 'UPDATE') THEN
+          INSERT INTO organisation_employee_counts AS c (organisation_id, slot, total, active)
+          VALUES (NEW.organisation_id, chosen, 1, (NEW.left_at IS NULL)::int)
+          ON CONFLICT (organisation_id, slot)
+          DO UPDATE SET total = c.total + 1, active = c.active + (NEW.left_at IS NULL)::int;
+        END IF;
+        RETURN NULL;
+      END
+      $$`);
+  }
+
+  async down(queryRunner: QueryRunner): Promise<void> {
+    // First, so no employee write adds to a slot between the sums and the delete of the slots.
+    await queryRunner.query(`LOCK TABLE organisation_employee_counts IN ACCESS EXCLUSIVE MODE`);
+    await queryRunner.query(`
+      CREATE OR REPLACE FUNCTION organisation_employee_counts_apply() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF TG_OP IN ('UPDATE', 'DELETE') THEN
+          UPDATE organisation_employee_counts
+             SET total = total - 1, active = active - (OLD.left_at IS NULL)::int
+           WHERE organisation_id = OLD.organisation_id;
+        END IF;
+        IF TG_OP IN ('INSERT', 'UPDATE') THEN
+          INSERT INTO organisation_employee_counts AS c (organisation_id, total, active)
+          VALUES (NEW.organisation_id, 1, (NEW.left_at IS NULL)::int)
+          ON CONFLICT (organisation_id)
+          DO UPDATE SET total = c.total + 1, active = c.active + (NEW.left_at IS NULL)::int;
+        END IF;
+        RETURN NULL;
+      END
+      $$`);
+    // Each organisation's sum into its slot 0 (created where missing), then the other slots go.
+    await queryRunner.query(`
+      INSERT INTO organisation_employee_counts AS c (organisation_id, slot, total, active)
+      SELECT organisation_id, 0, sum(total), sum(active) FROM organisation_employee_counts GROUP BY organisation_id
+      ON CONFLICT (organisation_id, slot) DO UPDATE SET total = excluded.total, active = excluded.active`);
+    await queryRunner.query(`DELETE FROM organisation_employee_counts WHERE slot <> 0`);
+    await queryRunner.query(`
+      ALTER TABLE organisation_employee_counts
+        DROP CONSTRAINT organisation_employee_counts_pkey,
+        ADD PRIMARY KEY (organisation_id)`);
+    await queryRunner.query(`ALTER TABLE organisation_employee_counts DROP COLUMN slot`);
+  }
+}
