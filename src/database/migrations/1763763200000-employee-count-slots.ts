@@ -1,12 +1,12 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
-/** Rows each organisation's counts are spread over: two writing transactions meet on one row 1 time in 16. */
-const SLOTS = 16;
+/** Rows each organisation's counts are spread over: two writing transactions meet on one row 1 time in 64. */
+const SLOTS = 64;
 
 /**
  * Issue 14 (employee writes do not queue): organisation_employee_counts had one row per organisation, so
  * every employee insert, delete or (de)activation locked that row until COMMIT and concurrent writes in one
- * organisation queued behind each other. Each organisation's counts are now spread over up to 16 slot rows;
+ * organisation queued behind each other. Each organisation's counts are now spread over up to 64 slot rows;
  * a writing transaction adds to one of them and readers sum them. A slot may go negative (a deactivation
  * lands on any slot); only the sum is meaningful, and it stays exact.
  *
@@ -26,7 +26,7 @@ export class EmployeeCountSlots1763763200000 implements MigrationInterface {
         DROP CONSTRAINT organisation_employee_counts_pkey,
         ADD PRIMARY KEY (organisation_id, slot)`);
     // The slot is chosen once per transaction, at random, and kept in a transaction-local setting: a
-    // transaction writing many employees then locks one row per organisation, not up to 16, and two such
+    // transaction writing many employees then locks one row per organisation, not up to 64, and two such
     // transactions cannot deadlock by taking slots in opposite orders. (A test sets it to choose the slot.)
     //
     // Decrements upsert too (the transaction's slot may have no row yet), but only while the organisation
