@@ -6,6 +6,7 @@ import { Performance1763762800000 } from './1763762800000-performance';
 import { Events1763763000000 } from './1763763000000-events';
 import { IdempotencyKeys1763763100000 } from './1763763100000-idempotency-keys';
 import { UpdatedSinceIndexes1763763150000 } from './1763763150000-updated-since-indexes';
+import { EmployeeSearch1763763300000 } from './1763763300000-employee-search';
 
 /** Every migration in order; listed rather than globbed so ts-node, Jest and dist load the same set. */
 export const MIGRATIONS = [
@@ -17,4 +18,5 @@ export const MIGRATIONS = [
   Events1763763000000,
   IdempotencyKeys1763763100000,
   UpdatedSinceIndexes1763763150000,
+  EmployeeSearch1763763300000,
 ];
