@@ -24,7 +24,7 @@ const valuesOf = (row: string) =>
  * the table, in write order), which a periodic CLUSTER gathers again (docs/performance.md).
  *
  * Locks: CREATE TRIGGER takes SHARE ROW EXCLUSIVE on employees until this migration commits, so employee
- * writes wait for the backfill and index builds (~25 s on the 1M-row bench data; reads go on). That is what
+ * writes wait for the backfill and index builds (~34 s on the 1M-row bench data; reads go on). That is what
  * makes the copy exact with no reconciliation step: no write can slip between the backfill and the triggers.
  */
 export class EmployeeSearch1763763300000 implements MigrationInterface {
