@@ -3,7 +3,7 @@
  * endpoints, so `npm run bench` can report the service as a fraction of what the database and Node allow.
  *
  *   GET  /api/v1/employees/:id          API-key lookup by hash, the employee, its skills with latest ratings
- *   GET  /api/v1/employees?search=&page=&limit=   one page (trigram-indexed LIKE) + its exact count
+ *   GET  /api/v1/employees?search=&page=&limit=   one page (employee_search trigram LIKE) + exact count
  *   POST /api/v1/employees/:id/ratings  one transaction: employee, skill (key share), person-skill upsert,
  *                                        rating insert, outbox rows for the subscribed endpoints
  *
@@ -23,8 +23,6 @@ const pool = new Pool({
 });
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const RATING_TYPES = new Set(['MANAGER_EVALUATION', 'SELF_ASSESMENT', 'LLM_RATING']);
-/** The expression of employees_search_trgm_idx, as the employees service writes it. */
-const SEARCH_TEXT = `lower(first_name || ' ' || last_name || chr(1) || business_email || chr(1) || personnel_number)`;
 
 class HttpError extends Error {
   constructor(
@@ -93,19 +91,25 @@ async function listEmployees(
     throw new HttpError(400, 'VALIDATION_ERROR');
   }
   const search = params.get('search');
-  const filters = ['organisation_id = $1'];
+  // As the employees service: a search filters employee_search (its narrow rows and trigram index), then
+  // reads the page's employees by id.
+  const filters = ['f.organisation_id = $1'];
   const values: unknown[] = [organisationId];
   if (search !== null) {
     values.push(search.replace(/[\\%_]/g, (character) => `\\${character}`));
-    filters.push(`${SEARCH_TEXT} LIKE '%' || lower($2) || '%'`);
+    filters.push(`f.search_text LIKE '%' || lower($2) || '%'`);
   }
+  const [from, id] = search === null ? ['employees f', 'f.id'] : ['employee_search f', 'f.employee_id'];
   const where = filters.join(' AND ');
   const rows = await pool.query(
-    `SELECT * FROM employees WHERE ${where} ORDER BY created_at, id LIMIT ${limit} OFFSET ${(page - 1) * limit}`,
+    `SELECT e.* FROM (SELECT ${id} AS id FROM ${from} WHERE ${where}
+                       ORDER BY f.created_at, ${id} LIMIT ${limit} OFFSET ${(page - 1) * limit}) page
+       JOIN employees e ON e.id = page.id
+      ORDER BY e.created_at, e.id`,
     values,
   );
   const counted = await pool.query<{ total: number }>(
-    `SELECT count(*)::int AS total FROM employees WHERE ${where}`,
+    `SELECT count(*)::int AS total FROM ${from} WHERE ${where}`,
     values,
   );
   const total = counted.rows[0].total;

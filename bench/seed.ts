@@ -134,6 +134,7 @@ async function seedData(client: Client): Promise<void> {
   );
   await client.query(`SET session_replication_role = origin`);
   await timed('employee counts per organisation', () => fillEmployeeCounts(client));
+  await timed('employee_search (one row per employee)', () => fillEmployeeSearch(client));
   // VACUUM sets the visibility map, as autovacuum would on a live database, so counts can use index-only scans.
   await timed('VACUUM ANALYZE', () => client.query('VACUUM (ANALYZE)'));
   const counts = await client.query(
@@ -160,6 +161,22 @@ async function fillEmployeeCounts(client: Client): Promise<void> {
      SELECT organisation_id, 0, count(*), count(*) FILTER (WHERE left_at IS NULL) FROM employees GROUP BY organisation_id`,
   );
   await client.query('COMMIT');
+}
+
+/**
+ * The bulk load ran with triggers off, so employee_search (migration 1763763300000) is filled here as its
+ * migration's backfill does: in organisation order, so one organisation's rows lie together on disk.
+ */
+async function fillEmployeeSearch(client: Client): Promise<void> {
+  const { rows } = await client.query(`SELECT to_regclass('employee_search') AS name`);
+  if (!rows[0].name) return;
+  await client.query(`TRUNCATE employee_search`);
+  await client.query(
+    `INSERT INTO employee_search (employee_id, organisation_id, created_at, updated_at, active, department_id, search_text)
+     SELECT e.id, e.organisation_id, e.created_at, e.updated_at, e.left_at IS NULL, e.department_id,
+            lower(e.first_name || ' ' || e.last_name || chr(1) || e.business_email || chr(1) || e.personnel_number)
+       FROM employees e ORDER BY e.organisation_id, e.created_at, e.id`,
+  );
 }
 
 async function dropSecondaryIndexes(client: Client): Promise<Array<{ name: string; definition: string }>> {

@@ -27,8 +27,9 @@ interface DetailRow extends EmployeeFields {
 }
 
 /**
- * The employees search condition, on exactly the expression of the employees_search_trgm_idx index so
- * substring searches use it. `parameter` is the LIKE-escaped term; chr(1) keeps a match inside one field.
+ * The search condition on an employees row, on exactly the expression of the employees_search_trgm_idx index
+ * so substring searches use it. `parameter` is the LIKE-escaped term; chr(1) keeps a match inside one field.
+ * employee_search.search_text holds the same expression, and lists search there (searchFilters).
  */
 export function employeeSearchCondition(alias: string, parameter: string): string {
   return (
@@ -59,6 +60,42 @@ function employeeColumns(alias: string): string {
   ].join(', ');
 }
 
+/** The rows a list filters (aliased `f`), the column of their employee id, and the conditions. */
+interface ListFilters {
+  from: string;
+  id: string;
+  where: SqlConditions;
+}
+
+/** A list without a search filters employees itself, on the indexes of each filter's order. */
+function employeeFilters(organisationId: string, query: ListEmployeesQuery, updatedSince?: Date | null): ListFilters {
+  const where = new SqlConditions().and('f.organisation_id = ?', organisationId);
+  if (query.departmentId !== undefined) where.and('f.department_id = ?', query.departmentId);
+  if (query.isActive !== undefined) where.and(query.isActive ? 'f.left_at IS NULL' : 'f.left_at IS NOT NULL');
+  if (updatedSince) where.and('f.updated_at >= ?', updatedSince);
+  return { from: 'employees f', id: 'f.id', where };
+}
+
+/**
+ * A search filters employee_search (migration 1763763300000): its narrow rows, kept in step with employees by
+ * triggers in the writing transaction and lying together per organisation, carry the search text and every
+ * other filtered and ordered column, so the trigram recheck of an exact count reads a few pages of one tenant.
+ */
+function searchFilters(
+  organisationId: string,
+  search: string,
+  query: ListEmployeesQuery,
+  updatedSince?: Date | null,
+): ListFilters {
+  const where = new SqlConditions()
+    .and('f.organisation_id = ?', organisationId)
+    .and(`f.search_text LIKE '%' || lower(?) || '%'`, escapeLikePattern(search));
+  if (query.departmentId !== undefined) where.and('f.department_id = ?', query.departmentId);
+  if (query.isActive !== undefined) where.and(query.isActive ? 'f.active' : 'NOT f.active');
+  if (updatedSince) where.and('f.updated_at >= ?', updatedSince);
+  return { from: 'employee_search f', id: 'f.employee_id', where };
+}
+
 /** All SQL of employees. */
 @Injectable()
 export class EmployeesRepository {
@@ -67,20 +104,21 @@ export class EmployeesRepository {
   /**
    * One page of GET /employees and its exact total, in raw SQL. The page reads the ids of the requested
    * window first (an index-only scan of employees_list_idx when unfiltered, so a deep OFFSET skips index
-   * entries rather than heap rows) and then only those rows. Without a transaction, page and total run
-   * concurrently on two pool connections.
+   * entries rather than heap rows) and then only those rows. A search reads its ids and its count from
+   * employee_search instead (see searchFilters). Without a transaction, page and total run concurrently on
+   * two pool connections.
    */
   async findPage(
     organisationId: string,
     query: ListEmployeesQuery,
     manager?: EntityManager,
   ): Promise<[EmployeeFields[], number]> {
-    const where = new SqlConditions().and('e.organisation_id = ?', organisationId);
-    if (query.search !== undefined) where.and(employeeSearchCondition('e', '?'), escapeLikePattern(query.search));
-    if (query.departmentId !== undefined) where.and('e.department_id = ?', query.departmentId);
-    if (query.isActive !== undefined) where.and(query.isActive ? 'e.left_at IS NULL' : 'e.left_at IS NOT NULL');
     const updatedSince = toDateOrNull(query.updatedSince);
-    if (updatedSince) where.and('e.updated_at >= ?', updatedSince);
+    const filters =
+      query.search === undefined
+        ? employeeFilters(organisationId, query, updatedSince)
+        : searchFilters(organisationId, query.search, query, updatedSince);
+    const { from, id, where } = filters;
     // Oldest first; a delta sync (updatedSince) reads the oldest change first, on employees_updated_idx.
     const orderedBy = updatedSince ? 'updated_at' : 'created_at';
     const page = where.page(query.limit, query.offset);
@@ -88,12 +126,12 @@ export class EmployeesRepository {
     return Promise.all([
       this.database.manager(manager).query<EmployeeFields[]>(
         `SELECT ${employeeColumns('e')}
-           FROM (SELECT e.id FROM employees e WHERE ${where.sql} ORDER BY e.${orderedBy}, e.id ${page.sql}) page
+           FROM (SELECT ${id} AS id FROM ${from} WHERE ${where.sql} ORDER BY f.${orderedBy}, ${id} ${page.sql}) page
            JOIN employees e ON e.id = page.id
           ORDER BY e.${orderedBy}, e.id`,
         page.parameters,
       ),
-      onlyCounted ? this.countFromCounter(organisationId, query.isActive, manager) : this.count(where, manager),
+      onlyCounted ? this.countFromCounter(organisationId, query.isActive, manager) : this.count(filters, manager),
     ]);
   }
 
@@ -188,13 +226,10 @@ export class EmployeesRepository {
     return row.total;
   }
 
-  private async count(where: SqlConditions, manager?: EntityManager): Promise<number> {
+  private async count({ from, where }: ListFilters, manager?: EntityManager): Promise<number> {
     const [row] = await this.database
       .manager(manager)
-      .query<{ total: number }[]>(
-        `SELECT count(*)::int AS total FROM employees e WHERE ${where.sql}`,
-        where.parameters,
-      );
+      .query<{ total: number }[]>(`SELECT count(*)::int AS total FROM ${from} WHERE ${where.sql}`, where.parameters);
     return row.total;
   }
 }

@@ -7,6 +7,7 @@ import { Events1763763000000 } from './1763763000000-events';
 import { IdempotencyKeys1763763100000 } from './1763763100000-idempotency-keys';
 import { UpdatedSinceIndexes1763763150000 } from './1763763150000-updated-since-indexes';
 import { EmployeeCountSlots1763763200000 } from './1763763200000-employee-count-slots';
+import { EmployeeSearch1763763300000 } from './1763763300000-employee-search';
 
 /** Every migration in order; listed rather than globbed so ts-node, Jest and dist load the same set. */
 export const MIGRATIONS = [
@@ -19,4 +20,5 @@ export const MIGRATIONS = [
   IdempotencyKeys1763763100000,
   UpdatedSinceIndexes1763763150000,
   EmployeeCountSlots1763763200000,
+  EmployeeSearch1763763300000,
 ];
