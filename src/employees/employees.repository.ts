@@ -27,18 +27,6 @@ interface DetailRow extends EmployeeFields {
 }
 
 /**
- * The search condition on an employees row, on exactly the expression of the employees_search_trgm_idx index
- * so substring searches use it. `parameter` is the LIKE-escaped term; chr(1) keeps a match inside one field.
- * employee_search.search_text holds the same expression, and lists search there (searchFilters).
- */
-export function employeeSearchCondition(alias: string, parameter: string): string {
-  return (
-    `lower(${alias}.first_name || ' ' || ${alias}.last_name || chr(1) || ${alias}.business_email || chr(1) || ${alias}.personnel_number)` +
-    ` LIKE '%' || lower(${parameter}) || '%'`
-  );
-}
-
-/**
  * The employees columns under the Employee entity's property names, so raw rows map with
  * toEmployeeResponse without TypeORM's entity hydration (pg already returns timestamptz as Date).
  */
