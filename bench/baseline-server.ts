@@ -1,5 +1,5 @@
 /**
- * The raw baseline: node:http + pg, no framework, no ORM, running the SQL the service runs for three
+ * The raw baseline: node:http + pg, no framework, no ORM, running the SQL the service runs for four
  * endpoints, so `npm run bench` can report the service as a fraction of what the database and Node allow.
  *
  *   GET  /api/v1/employees/:id          API-key lookup by hash, the employee, its skills with latest ratings
