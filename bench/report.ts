@@ -1,4 +1,4 @@
-import { formatWaits, WaitCount } from './waits';
+import type { WaitCount } from './waits';
 
 /** One measured run of a scenario: BENCH_ROUNDS of them per row, so the noise shows. */
 export interface Round {
@@ -67,6 +67,21 @@ export const perRound = (rounds: Round[], pick: (round: Round) => number | null,
     ? ''
     : rounds.map((round) => (pick(round) === null ? '-' : pick(round)!.toFixed(digits))).join(' / ');
 
+/** "Lock/transactionid 7.2 / 6.9, running 1.1 / 1.3": the three busiest wait states, one figure per round. */
+export function waitsPerRound(rounds: Round[]): string {
+  if (!rounds.some((round) => round.waits)) return '';
+  const averageIn = (round: Round, wait: string) => round.waits?.find((entry) => entry.wait === wait)?.average ?? 0;
+  const waits = [...new Set(rounds.flatMap((round) => round.waits?.map((entry) => entry.wait) ?? []))]
+    .map((wait) => ({ wait, total: rounds.reduce((sum, round) => sum + averageIn(round, wait), 0) }))
+    .filter((entry) => entry.total >= 0.05 * rounds.length)
+    .sort((a, b) => b.total - a.total)
+    .slice(0, 3);
+  if (waits.length === 0) return 'none';
+  return waits
+    .map(({ wait }) => `${wait} ${rounds.map((round) => averageIn(round, wait).toFixed(1)).join(' / ')}`)
+    .join(', ');
+}
+
 export function printTable(rows: Row[], webhooks: WebhookRow[]): void {
   const header = ['scenario', 'target', 'conn', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'ratio', 'waits (avg conns)'];
   const lines = rows.map((row) => [
@@ -78,10 +93,7 @@ export function printTable(rows: Row[], webhooks: WebhookRow[]): void {
     perRound(row.rounds, (round) => round.p99Ms),
     perRound(row.rounds, (round) => round.errors),
     perRound(row.rounds, (round) => round.ratioToBaseline, 2),
-    row.rounds
-      .map((round) => (round.waits ? formatWaits(round.waits) || 'none' : ''))
-      .filter(Boolean)
-      .join(' / '),
+    waitsPerRound(row.rounds),
   ]);
   const widths = header.map((title, column) => Math.max(title.length, ...lines.map((line) => line[column].length)));
   const format = (cells: string[]) => `| ${cells.map((cell, column) => cell.padEnd(widths[column])).join(' | ')} |`;
