@@ -18,7 +18,7 @@ import autocannon from 'autocannon';
 import { Client } from 'pg';
 import { BENCH_DATABASE_URL, CERT_DIR, readBenchKeys, RESULTS_DIR } from './bench-env';
 import { writeChart } from './chart';
-import { seedEmbedded } from './embedded';
+import { EMBEDDED_EMPLOYEES, seedEmbedded } from './embedded';
 import { topUpEvents } from './events-seed';
 import { addRatios, perRound, printTable, Report, Round, Row, Target, WebhookRow } from './report';
 import { Sample, sampleTargets } from './sample';
@@ -211,7 +211,7 @@ async function benchEmbedded(): Promise<void> {
       await stop(service);
     }
     printTable(rows, []);
-    writeReport('embedded', rows, [], [], { employees: 10_000 });
+    writeReport('embedded', rows, [], [], { employees: EMBEDDED_EMPLOYEES });
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }
