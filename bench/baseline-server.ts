@@ -1,25 +1,29 @@
 /**
- * The raw baseline: node:http + pg, no framework, no ORM, running the SQL the service runs for three
+ * The raw baseline: node:http + pg, no framework, no ORM, running the SQL the service runs for four
  * endpoints, so `npm run bench` can report the service as a fraction of what the database and Node allow.
  *
  *   GET  /api/v1/employees/:id          API-key lookup by hash, the employee, its skills with latest ratings
  *   GET  /api/v1/employees?search=&page=&limit=   one page (employee_search trigram LIKE) + exact count
  *   POST /api/v1/employees/:id/ratings  one transaction: employee, skill (key share), person-skill upsert,
  *                                        rating insert, outbox rows for the subscribed endpoints
+ *   POST /api/v1/employees              one transaction: employee insert (its counter trigger), the event row and
+ *                                        outbox rows; with an Idempotency-Key also the key's advisory lock and
+ *                                        lookup, a savepoint around the insert, and the kept response
  *
  * Every request looks its key up in the database (no cache): the baseline does at least the service's work.
  * Env: DATABASE_URL, PORT (3901). Started by bench/run.ts; not part of the service.
  */
 import { createHash } from 'node:crypto';
 import { createServer, IncomingMessage, ServerResponse } from 'node:http';
-import { availableParallelism } from 'node:os';
 import { Pool, PoolClient } from 'pg';
 import { v7 as uuidv7 } from 'uuid';
+import { requestFingerprint } from '../src/idempotency/request-fingerprint';
 
-// Sized to the cores, as the brief for the baseline asks; BASELINE_POOL_SIZE overrides it for experiments.
+/** The service's pool (POSTGRES_POOL_SIZE, src/runtime.ts): a smaller one would starve the baseline, not bound it. */
+const SERVICE_POOL_SIZE = 10;
 const pool = new Pool({
   connectionString: process.env.DATABASE_URL,
-  max: Number(process.env.BASELINE_POOL_SIZE ?? availableParallelism()),
+  max: Number(process.env.BASELINE_POOL_SIZE ?? SERVICE_POOL_SIZE),
 });
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const RATING_TYPES = new Set(['MANAGER_EVALUATION', 'SELF_ASSESMENT', 'LLM_RATING']);
@@ -189,6 +193,104 @@ async function rate(organisationId: string, employeeId: string, input: Record<st
   });
 }
 
+const KEPT_FOR_MS = 24 * 60 * 60 * 1000;
+
+interface Answer {
+  status: number;
+  payload: object;
+}
+
+/** POST /employees as the service runs it, with what its idempotency interceptor adds when `key` is given. */
+async function createEmployee(organisationId: string, input: Record<string, unknown>, key?: string): Promise<Answer> {
+  const { personnelNumber, firstName, lastName, businessEmail } = input;
+  if ([personnelNumber, firstName, lastName, businessEmail].some((field) => typeof field !== 'string')) {
+    throw new HttpError(400, 'VALIDATION_ERROR');
+  }
+  const fingerprint = requestFingerprint('POST', '/api/v1/employees', input);
+  return inTransaction(async (client) => {
+    const now = new Date();
+    if (key !== undefined) {
+      const claim = await client.query<{ claimed: boolean }>(
+        `SELECT pg_try_advisory_xact_lock(hashtextextended($1 || ':' || $2, 0)) AS claimed`,
+        [organisationId, key],
+      );
+      if (!claim.rows[0].claimed) throw new HttpError(409, 'CONFLICT');
+      const kept = await client.query<{ status_code: number; body: string }>(
+        `SELECT fingerprint, status_code, body FROM idempotency_keys
+          WHERE organisation_id = $1 AND key = $2 AND expires_at > $3`,
+        [organisationId, key, now],
+      );
+      if (kept.rows[0]) return { status: kept.rows[0].status_code, payload: JSON.parse(kept.rows[0].body) as object };
+      await client.query('SAVEPOINT route');
+    }
+    const employee = {
+      id: uuidv7(),
+      personnelNumber,
+      firstName,
+      lastName,
+      businessEmail,
+      title: null,
+      gender: null,
+      departmentId: null,
+      hiredAt: null,
+      leftAt: null,
+      isHRTeamMember: false,
+      createdAt: now.toISOString(),
+      updatedAt: now.toISOString(),
+    };
+    try {
+      await client.query(
+        `INSERT INTO employees (id, organisation_id, personnel_number, first_name, last_name, business_email, title,
+                                gender, department_id, hired_at, left_at, is_hr_team_member, created_at, updated_at)
+         VALUES ($1, $2, $3, $4, $5, $6, NULL, NULL, NULL, NULL, NULL, false, $7, $7)`,
+        [employee.id, organisationId, personnelNumber, firstName, lastName, businessEmail, now],
+      );
+    } catch (error) {
+      if ((error as { code?: string }).code === '23505') throw new HttpError(409, 'CONFLICT');
+      throw error;
+    }
+    await recordEvent(client, organisationId, 'employee.created', now, employee);
+    const answer = { status: 201, payload: { success: true, data: employee } };
+    if (key !== undefined) {
+      await client.query('RELEASE SAVEPOINT route');
+      await client.query(
+        `INSERT INTO idempotency_keys (organisation_id, key, fingerprint, status_code, body, created_at, expires_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7)
+         ON CONFLICT (organisation_id, key) DO UPDATE
+            SET fingerprint = excluded.fingerprint, status_code = excluded.status_code, body = excluded.body,
+                created_at = excluded.created_at, expires_at = excluded.expires_at`,
+        [
+          organisationId,
+          key,
+          fingerprint,
+          201,
+          JSON.stringify(answer.payload),
+          now,
+          new Date(now.getTime() + KEPT_FOR_MS),
+        ],
+      );
+    }
+    return answer;
+  });
+}
+
+/** The service's outbox write (recordEvent): the event row and one delivery per subscribed endpoint, one statement. */
+async function recordEvent(client: PoolClient, organisationId: string, event: string, at: Date, data: unknown) {
+  const body = Buffer.from(JSON.stringify({ event, timestamp: at.toISOString(), data }));
+  await client.query(
+    `WITH event AS (
+       INSERT INTO events (id, organisation_id, event, occurred_at, body, created_at)
+       VALUES ($2, $1, $5, $3, $4, $3) RETURNING id
+     )
+     INSERT INTO webhook_deliveries (id, organisation_id, endpoint_id, event_id, event, created_at)
+     SELECT gen_random_uuid(), $1, endpoint.id, event.id, $5, $3
+       FROM event,
+            (SELECT id FROM webhook_endpoints WHERE organisation_id = $1 AND $5 = ANY (events)
+              ORDER BY created_at, id FOR KEY SHARE) endpoint`,
+    [organisationId, uuidv7(), at, body, event],
+  );
+}
+
 async function inTransaction<T>(work: (client: PoolClient) => Promise<T>): Promise<T> {
   const client = await pool.connect();
   try {
@@ -237,6 +339,10 @@ async function route(request: IncomingMessage): Promise<{ status: number; payloa
   const organisationId = await organisationOf(request);
   const id = path[3];
   if (id !== undefined && !UUID.test(id)) throw new HttpError(404, 'NOT_FOUND');
+  if (request.method === 'POST' && path.length === 3) {
+    const key = request.headers['idempotency-key'];
+    return createEmployee(organisationId, await readJson(request), typeof key === 'string' ? key : undefined);
+  }
   if (request.method === 'GET' && path.length === 3) {
     return { status: 200, payload: { success: true, ...(await listEmployees(organisationId, url.searchParams)) } };
   }

@@ -13,6 +13,8 @@ export interface Scenario {
   baseline?: boolean;
   /** Its writes emit skill.rated to the seeded endpoints: the receiver measures the deliveries. */
   webhooks?: boolean;
+  /** It writes: the runner samples what the target's connections wait on (lock waits) while it runs. */
+  writes?: boolean;
   /** A source of requests rotating over many rows, so no single hot row is measured. */
   requests(sample: Sample): () => BenchRequest;
 }
@@ -70,30 +72,37 @@ const employeesList = (page: number, terms?: string[]) => (sample: Sample) => {
   };
 };
 
-/** New employees of the rated organisation, each unique; with `keyed`, each with a fresh Idempotency-Key. */
-const newEmployees = (keyed: boolean) => (sample: Sample) => {
-  const run = `${keyed ? 'k' : 'p'}${Date.now().toString(36)}`;
-  let count = 0;
-  return (): BenchRequest => {
-    const id = `${run}-${count++}`;
-    const headers: Record<string, string> = {
-      authorization: sample.rated.authorization,
-      'content-type': 'application/json',
-    };
-    if (keyed) headers['idempotency-key'] = id;
-    return {
-      method: 'POST',
-      path: `${API}/employees`,
-      headers,
-      body: JSON.stringify({
-        personnelNumber: id,
-        firstName: 'Bench',
-        lastName: id,
-        businessEmail: `${id}@bench.example`,
-      }),
+/**
+ * New employees, each unique, of the rated organisation, or of every organisation in turn with `everyOrganisation`
+ * (one organisation's writes share its employee counter row; ten organisations' do not); with `keyed`, each with a
+ * fresh Idempotency-Key.
+ */
+const newEmployees =
+  ({ keyed = false, everyOrganisation = false }) =>
+  (sample: Sample) => {
+    const run = `${keyed ? 'k' : 'p'}${Date.now().toString(36)}`;
+    const organisation = rotate(everyOrganisation ? sample.organisations : [sample.rated.authorization]);
+    let count = 0;
+    return (): BenchRequest => {
+      const id = `${run}-${count++}`;
+      const headers: Record<string, string> = {
+        authorization: organisation(),
+        'content-type': 'application/json',
+      };
+      if (keyed) headers['idempotency-key'] = id;
+      return {
+        method: 'POST',
+        path: `${API}/employees`,
+        headers,
+        body: JSON.stringify({
+          personnelNumber: id,
+          firstName: 'Bench',
+          lastName: id,
+          businessEmail: `${id}@bench.example`,
+        }),
+      };
     };
   };
-};
 
 export const SCENARIOS: Scenario[] = [
   {
@@ -163,6 +172,7 @@ export const SCENARIOS: Scenario[] = [
     name: 'POST rating (+2 outbox rows)',
     baseline: true,
     webhooks: true,
+    writes: true,
     requests: (sample) => {
       const employee = rotate(sample.rated.employeeIds);
       const skill = rotate(sample.rated.skillIds);
@@ -175,11 +185,19 @@ export const SCENARIOS: Scenario[] = [
       });
     },
   },
-  { name: 'POST employee', requests: newEmployees(false) },
-  { name: 'POST employee, Idempotency-Key', requests: newEmployees(true) },
+  // The employee, its employee.created event row (no endpoint subscribes to it) and the organisation's counter row.
+  { name: 'POST employee', baseline: true, writes: true, requests: newEmployees({}) },
+  {
+    name: 'POST employee, ten organisations',
+    baseline: true,
+    writes: true,
+    requests: newEmployees({ everyOrganisation: true }),
+  },
+  { name: 'POST employee, Idempotency-Key', baseline: true, writes: true, requests: newEmployees({ keyed: true }) },
   {
     // Last: the deliveries it queues are sent while it runs and after, and the drain waits for them.
     name: 'redeliver',
+    writes: true,
     requests: (sample) => {
       const delivery = rotate(sample.deliveries);
       return () => {

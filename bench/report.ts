@@ -1,0 +1,112 @@
+import type { WaitCount } from './waits';
+
+/** One measured run of a scenario: BENCH_ROUNDS of them per row, so the noise shows. */
+export interface Round {
+  requestsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  errors: number;
+  /** The service's req/s over the baseline's of the same round. */
+  ratioToBaseline: number | null;
+  /** What the target's connections waited on (write scenarios only). */
+  waits?: WaitCount[];
+}
+
+export interface Row {
+  scenario: string;
+  target: 'service' | 'baseline';
+  connections: number;
+  rounds: Round[];
+}
+
+export interface WebhookRow {
+  measure: string;
+  deliveries: number;
+  deliveriesPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  badSignatures: number;
+}
+
+export interface Target {
+  target: string;
+  measured: string;
+  met: boolean;
+}
+
+/** bench/results/latest.json (and embedded.json): what bench/chart.ts draws. */
+export interface Report {
+  at: string;
+  profile: 'full' | 'embedded';
+  machine: Record<string, unknown>;
+  settings: Record<string, unknown>;
+  rows: Row[];
+  webhooks: WebhookRow[];
+  targets: Target[];
+}
+
+/** Sets each service round's ratio to the baseline's round of the same number. */
+export function addRatios(rows: Row[]): void {
+  for (const row of rows.filter((candidate) => candidate.target === 'service')) {
+    const baseline = rows.find(
+      (candidate) =>
+        candidate.target === 'baseline' &&
+        candidate.scenario === row.scenario &&
+        candidate.connections === row.connections,
+    );
+    row.rounds.forEach((round, index) => {
+      const base = baseline?.rounds[index]?.requestsPerSecond;
+      if (base) round.ratioToBaseline = Math.round((round.requestsPerSecond / base) * 100) / 100;
+    });
+  }
+}
+
+/** "1093 / 1101": one figure per round. */
+export const perRound = (rounds: Round[], pick: (round: Round) => number | null, digits = 0): string =>
+  rounds.every((round) => pick(round) === null)
+    ? ''
+    : rounds.map((round) => (pick(round) === null ? '-' : pick(round)!.toFixed(digits))).join(' / ');
+
+/** "Lock/transactionid 7.2 / 6.9, running 1.1 / 1.3": the three busiest wait states, one figure per round. */
+export function waitsPerRound(rounds: Round[]): string {
+  if (!rounds.some((round) => round.waits)) return '';
+  const averageIn = (round: Round, wait: string) => round.waits?.find((entry) => entry.wait === wait)?.average ?? 0;
+  const waits = [...new Set(rounds.flatMap((round) => round.waits?.map((entry) => entry.wait) ?? []))]
+    .map((wait) => ({ wait, total: rounds.reduce((sum, round) => sum + averageIn(round, wait), 0) }))
+    .filter((entry) => entry.total >= 0.05 * rounds.length)
+    .sort((a, b) => b.total - a.total)
+    .slice(0, 3);
+  if (waits.length === 0) return 'none';
+  return waits
+    .map(({ wait }) => `${wait} ${rounds.map((round) => averageIn(round, wait).toFixed(1)).join(' / ')}`)
+    .join(', ');
+}
+
+export function printTable(rows: Row[], webhooks: WebhookRow[]): void {
+  const header = ['scenario', 'target', 'conn', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'ratio', 'waits (avg conns)'];
+  const lines = rows.map((row) => [
+    row.scenario,
+    row.target,
+    String(row.connections),
+    perRound(row.rounds, (round) => round.requestsPerSecond),
+    perRound(row.rounds, (round) => round.p50Ms),
+    perRound(row.rounds, (round) => round.p99Ms),
+    perRound(row.rounds, (round) => round.errors),
+    perRound(row.rounds, (round) => round.ratioToBaseline, 2),
+    waitsPerRound(row.rounds),
+  ]);
+  const widths = header.map((title, column) => Math.max(title.length, ...lines.map((line) => line[column].length)));
+  const format = (cells: string[]) => `| ${cells.map((cell, column) => cell.padEnd(widths[column])).join(' | ')} |`;
+  console.log(`\n${format(header)}\n| ${widths.map((width) => '-'.repeat(width)).join(' | ')} |`);
+  for (const line of lines) console.log(format(line));
+  if (webhooks.length > 0) {
+    console.log(
+      '\n| webhook delivery | deliveries | per s | p50 ms | p99 ms | bad signatures |\n| --- | --- | --- | --- | --- | --- |',
+    );
+    for (const row of webhooks) {
+      console.log(
+        `| ${row.measure} | ${row.deliveries} | ${row.deliveriesPerSecond} | ${row.p50Ms} | ${row.p99Ms} | ${row.badSignatures} |`,
+      );
+    }
+  }
+}
