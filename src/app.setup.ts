@@ -5,6 +5,7 @@ import { Logger } from 'nestjs-pino';
 import { AllExceptionsFilter } from './common/all-exceptions.filter';
 import { EnvelopeInterceptor } from './common/envelope.interceptor';
 import { configureHttpServer } from './common/http-server';
+import { InterceptorChain } from './common/interceptor-chain';
 import { createPinoLogger } from './common/logging';
 import { requestLog } from './common/request-log';
 import { createValidationPipe } from './common/validation';
@@ -36,7 +37,7 @@ export function configureApp(app: NestExpressApplication): INestApplication {
   app.useGlobalPipes(createValidationPipe());
   app.useGlobalFilters(new AllExceptionsFilter());
   // Idempotency outermost: it keeps and replays the whole envelope.
-  app.useGlobalInterceptors(app.get(IdempotencyInterceptor), new EnvelopeInterceptor());
+  app.useGlobalInterceptors(new InterceptorChain([app.get(IdempotencyInterceptor), new EnvelopeInterceptor()]));
   setupOpenApi(app);
   return app;
 }
