@@ -2,6 +2,7 @@ import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logge
 import type { Response } from 'express';
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../database/database-unavailable';
 import { AppError, ErrorBody, ErrorCode, errorBody, ServiceUnavailableError } from './errors';
+import { IdentifiedRequest, requestFields } from './request-log';
 
 const CODE_BY_STATUS: Partial<Record<number, ErrorCode>> = {
   [HttpStatus.BAD_REQUEST]: ErrorCode.VALIDATION_ERROR,
@@ -58,7 +59,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
   catch(exception: unknown, host: ArgumentsHost): void {
     const response = host.switchToHttp().getResponse<Response>();
     const { status, body, retryAfterSeconds } = toErrorResponse(exception);
-    this.log(exception, status);
+    if (status >= 500) this.log(exception, status, host.switchToHttp().getRequest<IdentifiedRequest>());
     if (response.headersSent) return;
     if (retryAfterSeconds !== undefined && !response.hasHeader('Retry-After')) {
       response.setHeader('Retry-After', retryAfterSeconds);
@@ -66,11 +67,16 @@ export class AllExceptionsFilter implements ExceptionFilter {
     response.status(status).json(body);
   }
 
-  private log(exception: unknown, status: number): void {
+  /** With the request's fields, as the access log names it: there is no per-request logger to carry them. */
+  private log(exception: unknown, status: number, request: IdentifiedRequest): void {
+    const req = requestFields(request);
     if (status === HttpStatus.INTERNAL_SERVER_ERROR) {
-      this.logger.error(exception instanceof Error ? exception.stack : String(exception));
-    } else if (status >= 500) {
-      this.logger.warn(`${status}: ${exception instanceof Error ? exception.message : String(exception)}`);
+      this.logger.error({ req, msg: exception instanceof Error ? exception.stack : String(exception) });
+    } else {
+      this.logger.warn({
+        req,
+        msg: `${status}: ${exception instanceof Error ? exception.message : String(exception)}`,
+      });
     }
   }
 }

@@ -1,50 +1,43 @@
-import { randomUUID } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import { LoggerService, RequestMethod } from '@nestjs/common';
+import { LoggerService } from '@nestjs/common';
 import { Logger, Params, PinoLogger } from 'nestjs-pino';
-import type { LoggerOptions } from 'pino';
+import pino, { DestinationStream, LoggerOptions } from 'pino';
 import pretty from 'pino-pretty';
 import type { AppConfig } from '../config/config';
 
-const REQUEST_ID = /^[\w.-]{1,128}$/;
+type LogSettings = Pick<AppConfig, 'logLevel' | 'logFormat'>;
 
 /**
- * JSON lines with a request id, method, path, status and duration; credentials never reach the log.
- * LOG_FORMAT=pretty (the default when stdout is a terminal) prints the same entries as lines for a person.
+ * JSON lines, credentials never in them. LOG_FORMAT=pretty (the default when stdout is a terminal) prints
+ * the same entries as lines for a person.
  */
-export function loggerParams({ logLevel, logFormat }: Pick<AppConfig, 'logLevel' | 'logFormat'>): Params {
-  const options = {
+function pinoSettings({ logLevel, logFormat }: LogSettings): [LoggerOptions, DestinationStream?] {
+  const options: LoggerOptions = {
     level: logLevel,
     hooks: { logMethod: dropControllerBanners },
-    genReqId: (request: IncomingMessage, response: ServerResponse) => {
-      const incoming = request.headers['x-request-id'];
-      const id = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
-      response.setHeader('X-Request-Id', id);
-      return id;
-    },
     redact: {
       paths: ['req.headers.authorization', 'req.headers.cookie', '*.secret', '*.key', '*.*.secret'],
       censor: '[redacted]',
     },
-    serializers: {
-      req: (request: { id: string; method: string; url: string }) => ({
-        id: request.id,
-        method: request.method,
-        path: request.url.split('?')[0],
-      }),
-      res: (response: { statusCode: number }) => ({ statusCode: response.statusCode }),
-    },
-    customSuccessMessage: (request: IncomingMessage, response: ServerResponse, responseTime: number) =>
-      `${request.method} ${request.url?.split('?')[0]} ${response.statusCode} ${Math.round(responseTime)}ms`,
-    customErrorMessage: (request: IncomingMessage, response: ServerResponse) =>
-      `${request.method} ${request.url?.split('?')[0]} ${response.statusCode}`,
   };
   const format = logFormat ?? (process.stdout.isTTY ? 'pretty' : 'json');
-  return {
-    pinoHttp: format === 'pretty' ? [options, prettyStream()] : options,
-    // Every path, in path-to-regexp v8 syntax (a bare "*" makes Nest warn and convert it at each start).
-    forRoutes: [{ path: '/{*path}', method: RequestMethod.ALL }],
-  };
+  return format === 'pretty' ? [options, prettyStream()] : [options];
+}
+
+/** A pino logger in the service's format: the access log writes with it (request-log.ts). */
+export function createPinoLogger(settings: LogSettings): pino.Logger {
+  const [options, stream] = pinoSettings(settings);
+  return pino(options, stream);
+}
+
+/**
+ * What Nest itself logs, through nestjs-pino. Its per-request middleware (pino-http, a child logger and an
+ * AsyncLocalStorage context for every request) is left out, `forRoutes: []`: the access log is one
+ * middleware of our own (request-log.ts), and the one log line a request may write besides it, the
+ * filter's 5xx, names the request itself.
+ */
+export function loggerParams(settings: LogSettings): Params {
+  const [options, stream] = pinoSettings(settings);
+  return { pinoHttp: stream ? [options, stream] : options, forRoutes: [] };
 }
 
 /**
@@ -52,7 +45,7 @@ export function loggerParams({ logLevel, logFormat }: Pick<AppConfig, 'logLevel'
  * all a start-up that fails (a database that cannot be reached), which would otherwise come out in Nest's
  * coloured console format.
  */
-export function bootstrapLogger(config: Pick<AppConfig, 'logLevel' | 'logFormat'>): LoggerService {
+export function bootstrapLogger(config: LogSettings): LoggerService {
   const params = loggerParams(config);
   return new Logger(new PinoLogger(params), params);
 }
