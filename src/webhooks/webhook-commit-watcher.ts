@@ -38,12 +38,12 @@ export class WebhookCommitWatcher implements EntitySubscriberInterface {
 
   /**
    * Awaited by TypeORM before COMMIT (or before releasing a savepoint, whose NOTIFY then belongs to the
-   * enclosing transaction and goes or not with it).
+   * enclosing transaction and goes or not with it). Not async: other commits are not made to wait a turn.
    */
-  async beforeTransactionCommit(event: TransactionCommitEvent): Promise<void> {
+  beforeTransactionCommit(event: TransactionCommitEvent): Promise<unknown> | void {
     if (!this.notifyWorkers || !this.watched.has(event.queryRunner)) return;
     this.watched.delete(event.queryRunner);
-    await event.queryRunner.query(NOTIFY_DELIVERIES_RECORDED);
+    return event.queryRunner.query(NOTIFY_DELIVERIES_RECORDED);
   }
 
   afterTransactionCommit(event: TransactionCommitEvent): void {

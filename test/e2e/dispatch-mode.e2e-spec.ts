@@ -6,7 +6,7 @@ import { AppConfig } from '../../src/config/config';
 import { WebhookDeliveriesRepository } from '../../src/webhooks/webhook-deliveries.repository';
 import { apiClient } from '../support/api-client';
 import { createTenant, createTestApp, dataSourceOf, TEST_WEBHOOK_SECRET_KEY, TestTenant } from '../support/app';
-import { createEmployee } from '../support/people.factory';
+import { createEmployee, unique } from '../support/people.factory';
 import { describeIfPostgres } from '../support/requirements';
 import { startWorkerProcess } from '../support/server-process';
 import { testCertificate, TrustCertificateModule } from '../support/tls';
@@ -120,7 +120,18 @@ describeIfPostgres('DISPATCH_MODE', () => {
       const endpointId = await register('/notified');
       await createEmployee(api, tenant);
       await receiver.waitFor('/notified', 1);
-      await delivered(endpointId, 1);
+      // With an Idempotency-Key the change is a savepoint of the request's transaction: announced on its commit.
+      const id = unique('p');
+      await apiClient(
+        () => api,
+        () => tenant,
+      )
+        .call('post', '/employees')
+        .set('Idempotency-Key', unique('key'))
+        .send({ personnelNumber: id, firstName: 'Ada', lastName: 'Lovelace', businessEmail: `${id}@example.com` })
+        .expect(201);
+      await receiver.waitFor('/notified', 2);
+      await delivered(endpointId, 2);
     } finally {
       await worker.close();
     }
