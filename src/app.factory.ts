@@ -4,12 +4,17 @@ import { NestExpressApplication } from '@nestjs/platform-express';
 import { AppModule } from './app.module';
 import { configureApp } from './app.setup';
 import { bootstrapLogger } from './common/logging';
+import { AppConfig } from './config/config';
 import { RetentionJob } from './retention/retention.job';
 import { Runtime } from './runtime';
+import { DeliveryNotificationListener } from './webhooks/delivery-notification.listener';
 import { WebhookDispatcher } from './webhooks/webhook-dispatcher';
 
 export interface CreateAppOptions {
-  /** Send webhook deliveries and prune expired data from this process: the server does; the CLI and most e2e apps do not. */
+  /**
+   * This process may send webhook deliveries and prune expired data, as DISPATCH_MODE says: the server (API
+   * or worker) may; the CLI and most e2e apps never do.
+   */
   dispatch?: boolean;
 }
 
@@ -25,9 +30,14 @@ export async function createApp(
     { bodyParser: false, bufferLogs: true, logger: bootstrapLogger(config) },
   );
   configureApp(app);
-  if (options.dispatch) {
-    app.get(WebhookDispatcher).start();
-    app.get(RetentionJob).start();
-  }
+  if (options.dispatch) startDispatching(app, config);
   return app;
+}
+
+/** DISPATCH_MODE=off leaves both to the workers, which API instances wake with a NOTIFY after each commit. */
+function startDispatching(app: NestExpressApplication, config: AppConfig): void {
+  if (config.dispatchMode === 'off') return;
+  app.get(WebhookDispatcher).start();
+  app.get(RetentionJob).start();
+  if (config.dispatchMode === 'worker') app.get(DeliveryNotificationListener).start();
 }

@@ -3,13 +3,20 @@ import { Logger } from '@nestjs/common';
 import { createApp } from './app.factory';
 import { ensureFirstStartKey } from './auth/first-start';
 import { startupFailureLogger } from './common/logging';
-import { ConfigError, loadConfig } from './config/config';
+import { AppConfig, ConfigError, loadConfig } from './config/config';
 import { EmbeddedDatabaseInUseError } from './database/embedded-lock';
 import { openRuntime } from './runtime';
 import { exitGracefullyOnSignals } from './shutdown';
+import { exitWorkerGracefullyOnSignals } from './webhooks/worker-shutdown';
 
 async function main(): Promise<void> {
   const config = loadConfig();
+  if (config.dispatchMode === 'worker') await dispatch(config);
+  else await serve(config);
+}
+
+/** The HTTP API; DISPATCH_MODE=api also sends webhook deliveries and prunes, off leaves that to workers. */
+async function serve(config: AppConfig): Promise<void> {
   await assertPortFree(config.port);
   const runtime = await openRuntime(config);
   const app = await createApp(runtime, [], { dispatch: true });
@@ -18,6 +25,16 @@ async function main(): Promise<void> {
   const port = Number(new URL(await app.getUrl()).port);
   if (runtime.embedded) await ensureFirstStartKey(app, port);
   new Logger('Main').log(`Listening on port ${port}`);
+}
+
+/** DISPATCH_MODE=worker: sends webhook deliveries and prunes, with no HTTP listener (so no port, no PORT check). */
+async function dispatch(config: AppConfig): Promise<void> {
+  const runtime = await openRuntime(config);
+  const app = await createApp(runtime, [], { dispatch: true });
+  exitWorkerGracefullyOnSignals(app, runtime);
+  await app.init();
+  app.flushLogs(); // what Nest buffered until its logger was set, which listen() prints in the API
+  new Logger('Main').log('Dispatching webhook deliveries with no HTTP listener (DISPATCH_MODE=worker)');
 }
 
 /** A port in use is reported in one line before anything is made (the embedded database included). */

@@ -6,6 +6,7 @@ describe('loadConfig', () => {
   it('applies the documented defaults', () => {
     expect(loadConfig({})).toEqual({
       port: 3000,
+      dispatchMode: 'api',
       databaseUrl: undefined,
       dataDir: './data',
       redisUrl: undefined,
@@ -13,6 +14,7 @@ describe('loadConfig', () => {
       webhookTimeoutMs: 10000,
       webhookAllowPrivateNetworks: false,
       webhookPollIntervalMs: 2000,
+      webhookConcurrency: 32,
       eventRetentionDays: 30,
       webhookSecretKey: undefined,
       logLevel: 'info',
@@ -27,6 +29,7 @@ describe('loadConfig', () => {
   it('reads every variable', () => {
     const config = loadConfig({
       PORT: '8080',
+      DISPATCH_MODE: 'worker',
       DATABASE_URL: 'postgres://u@db:5432/skills',
       DATA_DIR: '/var/lib/skills',
       REDIS_URL: 'redis://cache:6379',
@@ -34,6 +37,7 @@ describe('loadConfig', () => {
       WEBHOOK_TIMEOUT_MS: '2500',
       WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
       WEBHOOK_POLL_INTERVAL_MS: '100',
+      WEBHOOK_CONCURRENCY: '128',
       EVENT_RETENTION_DAYS: '7',
       WEBHOOK_SECRET_KEY: HEX_KEY,
       LOG_LEVEL: 'debug',
@@ -50,6 +54,7 @@ describe('loadConfig', () => {
       shutdownTimeoutMs: 3000,
       httpKeepAliveTimeoutMs: 4000,
       port: 8080,
+      dispatchMode: 'worker',
       databaseUrl: 'postgres://u@db:5432/skills',
       dataDir: '/var/lib/skills',
       redisUrl: 'redis://cache:6379',
@@ -57,6 +62,7 @@ describe('loadConfig', () => {
       webhookTimeoutMs: 2500,
       webhookAllowPrivateNetworks: true,
       webhookPollIntervalMs: 100,
+      webhookConcurrency: 128,
       eventRetentionDays: 7,
       logLevel: 'debug',
     });
@@ -72,6 +78,10 @@ describe('loadConfig', () => {
     [{ WEBHOOK_TIMEOUT_MS: '1.5' }, 'WEBHOOK_TIMEOUT_MS'],
     [{ WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'yes' }, 'WEBHOOK_ALLOW_PRIVATE_NETWORKS'],
     [{ WEBHOOK_POLL_INTERVAL_MS: '5' }, 'WEBHOOK_POLL_INTERVAL_MS'],
+    [{ WEBHOOK_CONCURRENCY: '0' }, 'WEBHOOK_CONCURRENCY'],
+    [{ WEBHOOK_CONCURRENCY: 'many' }, 'WEBHOOK_CONCURRENCY'],
+    [{ DISPATCH_MODE: 'both', DATABASE_URL: 'postgres://u@db/skills', WEBHOOK_SECRET_KEY: HEX_KEY }, 'DISPATCH_MODE'],
+    [{ DISPATCH_MODE: 'API', DATABASE_URL: 'postgres://u@db/skills', WEBHOOK_SECRET_KEY: HEX_KEY }, 'DISPATCH_MODE'],
     [{ EVENT_RETENTION_DAYS: '0' }, 'EVENT_RETENTION_DAYS'],
     [{ EVENT_RETENTION_DAYS: '30d' }, 'EVENT_RETENTION_DAYS'],
     [{ WEBHOOK_SECRET_KEY: 'short' }, 'WEBHOOK_SECRET_KEY'],
@@ -84,6 +94,17 @@ describe('loadConfig', () => {
   ])('refuses %p with one line naming %s', (env, variable) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(new RegExp(`^Invalid configuration: ${variable} `));
+  });
+
+  it.each(['api', 'off', 'worker'])('accepts DISPATCH_MODE=%s with DATABASE_URL', (mode) => {
+    const env = { DISPATCH_MODE: mode, DATABASE_URL: 'postgres://u@db/skills', WEBHOOK_SECRET_KEY: HEX_KEY };
+    expect(loadConfig(env).dispatchMode).toBe(mode);
+  });
+
+  it.each(['off', 'worker'])('refuses DISPATCH_MODE=%s on the embedded database, which is one process', (mode) => {
+    expect(() => loadConfig({ DISPATCH_MODE: mode })).toThrow(
+      'Invalid configuration: DISPATCH_MODE must be api without DATABASE_URL: the embedded database serves one process',
+    );
   });
 
   it('refuses DATABASE_URL without WEBHOOK_SECRET_KEY', () => {

@@ -1,5 +1,12 @@
+/**
+ * Where webhook deliveries are sent from: `api` serves HTTP and dispatches (one process does everything);
+ * `off` serves HTTP and leaves sending and pruning to workers; `worker` opens no HTTP port and only dispatches.
+ */
+export type DispatchMode = 'api' | 'off' | 'worker';
+
 export interface AppConfig {
   port: number;
+  dispatchMode: DispatchMode;
   /** Unset: the embedded database in dataDir. */
   databaseUrl?: string;
   dataDir: string;
@@ -9,6 +16,8 @@ export interface AppConfig {
   webhookAllowPrivateNetworks: boolean;
   /** How often the dispatcher looks for deliveries that no nudge announced (other instances, the CLI, crashes). */
   webhookPollIntervalMs: number;
+  /** How many deliveries one dispatching process sends at once. */
+  webhookConcurrency: number;
   /** How long events (and their deliveries) are kept for GET /events and redelivery. */
   eventRetentionDays: number;
   /** Encrypts webhook secrets at rest; for the embedded database it is generated into dataDir. */
@@ -36,6 +45,8 @@ export class ConfigError extends Error {
   }
 }
 
+const DISPATCH_MODES: DispatchMode[] = ['api', 'off', 'worker'];
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 /** Reads and checks the environment once, at start; a bad value throws a ConfigError naming the variable. */
@@ -56,6 +67,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   if (databaseUrl && !webhookSecretKey) {
     throw new ConfigError('WEBHOOK_SECRET_KEY', 'is required when DATABASE_URL is set');
   }
+  const dispatchMode = (read('DISPATCH_MODE') ?? 'api') as DispatchMode;
+  if (!DISPATCH_MODES.includes(dispatchMode)) {
+    throw new ConfigError('DISPATCH_MODE', `must be one of ${DISPATCH_MODES.join(', ')}`);
+  }
+  if (!databaseUrl && dispatchMode !== 'api') {
+    throw new ConfigError(
+      'DISPATCH_MODE',
+      'must be api without DATABASE_URL: the embedded database serves one process',
+    );
+  }
   const logLevel = read('LOG_LEVEL') ?? 'info';
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}`);
   const logFormat = read('LOG_FORMAT');
@@ -65,6 +86,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
 
   return {
     port: integer(read, 'PORT', 3000, 0, 65535),
+    dispatchMode,
     databaseUrl,
     dataDir: read('DATA_DIR') ?? './data',
     redisUrl: matching(read, 'REDIS_URL', /^rediss?:\/\/.+/, 'must be a redis:// or rediss:// URL'),
@@ -72,6 +94,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     webhookTimeoutMs: integer(read, 'WEBHOOK_TIMEOUT_MS', 10000, 1),
     webhookAllowPrivateNetworks: boolean(read, 'WEBHOOK_ALLOW_PRIVATE_NETWORKS', false),
     webhookPollIntervalMs: integer(read, 'WEBHOOK_POLL_INTERVAL_MS', 2000, 10, 3_600_000),
+    webhookConcurrency: integer(read, 'WEBHOOK_CONCURRENCY', 32, 1, 1000),
     eventRetentionDays: integer(read, 'EVENT_RETENTION_DAYS', 30, 1, 3650),
     webhookSecretKey,
     logLevel,

@@ -5,8 +5,6 @@ import { ClaimedDelivery, SettledDelivery, WebhookDeliveriesRepository } from '.
 import { WebhookSecrets } from './webhook-secrets';
 import { SendResult, WebhookSender } from './webhook-sender';
 
-/** How many deliveries one instance sends at once. */
-const CONCURRENCY = 32;
 /** A claim this much older than the send timeout belongs to a dispatcher that died mid-send. */
 const STALE_CLAIM_MARGIN_MS = 30_000;
 
@@ -43,7 +41,8 @@ class OutcomeBatch {
 /**
  * Sends the outbox: claims pending deliveries (FOR UPDATE SKIP LOCKED, so any number of instances share the
  * work and each delivery goes once), sends each once, records the outcome. Started explicitly by the server
- * (createApp's `dispatch` option), never by the CLI; shutdown waits for the deliveries in flight.
+ * (createApp's `dispatch` option) unless DISPATCH_MODE is off, never by the CLI; shutdown waits for the
+ * deliveries in flight.
  */
 @Injectable()
 export class WebhookDispatcher implements BeforeApplicationShutdown {
@@ -128,8 +127,9 @@ export class WebhookDispatcher implements BeforeApplicationShutdown {
   }
 
   private async claimWhileSlotsFree(): Promise<void> {
-    while (this.isClaiming() && this.inFlight.size < CONCURRENCY) {
-      const wanted = CONCURRENCY - this.inFlight.size;
+    const concurrency = this.config.webhookConcurrency;
+    while (this.isClaiming() && this.inFlight.size < concurrency) {
+      const wanted = concurrency - this.inFlight.size;
       const now = new Date();
       const staleBefore = new Date(now.getTime() - this.config.webhookTimeoutMs - STALE_CLAIM_MARGIN_MS);
       const claimed = await this.deliveries.claim(wanted, now, staleBefore);
@@ -144,7 +144,7 @@ export class WebhookDispatcher implements BeforeApplicationShutdown {
     void sending.finally(() => {
       this.inFlight.delete(sending);
       // Refill in batches rather than one claim per finished send.
-      if (this.backlog && this.inFlight.size <= CONCURRENCY / 2) this.nudge();
+      if (this.backlog && this.inFlight.size <= this.config.webhookConcurrency / 2) this.nudge();
     });
   }
 

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { DeliveryNotificationListener } from './delivery-notification.listener';
 import { WebhookCommitWatcher } from './webhook-commit-watcher';
 import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 import { WebhookDispatcher } from './webhook-dispatcher';
@@ -20,7 +21,8 @@ import { WebhooksService } from './webhooks.service';
     WebhookDispatcher,
     WebhookCommitWatcher,
     WebhookOutboxListener,
+    DeliveryNotificationListener,
   ],
-  exports: [WebhookDispatcher, WebhookEndpointsRepository],
+  exports: [WebhookDispatcher, DeliveryNotificationListener, WebhookEndpointsRepository],
 })
 export class WebhooksModule {}

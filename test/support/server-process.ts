@@ -26,8 +26,33 @@ export async function startServer(
   env: NodeJS.ProcessEnv,
   options: { cwd?: string; timeoutMs?: number; port?: number } = {},
 ): Promise<ServerProcess> {
-  const { cwd = ROOT, timeoutMs = 45_000 } = options;
   const port = options.port ?? (await freePort());
+  return startMain(env, port, options, 'answer /health/live', () => isLive(port));
+}
+
+/**
+ * Runs the built server as a webhook worker (DISPATCH_MODE=worker, which opens no port: PORT is a free one,
+ * to check that nothing listens there) and resolves once it says it is dispatching.
+ */
+export async function startWorkerProcess(
+  env: NodeJS.ProcessEnv,
+  options: { timeoutMs?: number } = {},
+): Promise<ServerProcess> {
+  const ready = /Dispatching webhook deliveries/;
+  return startMain({ ...env, DISPATCH_MODE: 'worker' }, await freePort(), options, `print ${ready}`, (stdout) =>
+    ready.test(stdout),
+  );
+}
+
+/** Spawns dist/main.js and resolves once `isReady`; rejects with its output if it exits first or takes too long. */
+async function startMain(
+  env: NodeJS.ProcessEnv,
+  port: number,
+  options: { cwd?: string; timeoutMs?: number },
+  readiness: string,
+  isReady: (stdout: string) => boolean | Promise<boolean>,
+): Promise<ServerProcess> {
+  const { cwd = ROOT, timeoutMs = 45_000 } = options;
   const child = spawn(process.execPath, [join(testBuildDir(), 'main.js')], {
     cwd,
     env: { PATH: process.env.PATH, LOG_LEVEL: 'info', ...env, PORT: String(port) },
@@ -41,6 +66,20 @@ export async function startServer(
   });
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const started: ServerProcess = {
+    port,
+    output: () => output,
+    stdout: () => stdout,
+    waitFor: async (pattern: RegExp, waitMs = 10_000) => {
+      const until = Date.now() + waitMs;
+      for (let match = pattern.exec(stdout); ; match = pattern.exec(stdout)) {
+        if (match) return match;
+        if (Date.now() > until) throw new Error(`the server never printed ${pattern}:\n${output}`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    },
+    stop: (signal) => stop(child, exited, signal),
+  };
 
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -51,20 +90,11 @@ export async function startServer(
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
       await exited;
-      throw new Error(`server did not answer /health/live within ${timeoutMs} ms:\n${output}`);
+      throw new Error(`server did not ${readiness} within ${timeoutMs} ms:\n${output}`);
     }
-    if (await isLive(port)) break;
+    if (await isReady(stdout)) return started;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  const waitFor = async (pattern: RegExp, waitMs = 10_000) => {
-    const until = Date.now() + waitMs;
-    for (let match = pattern.exec(stdout); ; match = pattern.exec(stdout)) {
-      if (match) return match;
-      if (Date.now() > until) throw new Error(`the server never printed ${pattern}:\n${output}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  };
-  return { port, output: () => output, stdout: () => stdout, waitFor, stop: (signal) => stop(child, exited, signal) };
 }
 
 /** Runs a one-off command of the built CLI (`node dist/cli.js`) as a real process. */

@@ -1,0 +1,95 @@
+import { BeforeApplicationShutdown, Inject, Injectable, Logger } from '@nestjs/common';
+import { Client } from 'pg';
+import { APP_CONFIG, AppConfig } from '../config/config';
+import { WebhookDispatcher } from './webhook-dispatcher';
+
+/** Where API instances that do not dispatch (DISPATCH_MODE=off) announce that they recorded deliveries. */
+const CHANNEL = 'webhook_deliveries';
+
+/**
+ * Run inside the transaction that recorded deliveries: PostgreSQL delivers a notification only when its
+ * transaction commits, so a worker never looks before the rows are visible, nor for a change rolled back.
+ */
+export const NOTIFY_DELIVERIES_RECORDED = `SELECT pg_notify('${CHANNEL}', '')`;
+
+/** How long the first reconnection waits; each failure doubles it, up to the last. */
+const FIRST_RETRY_MS = 1000;
+const LAST_RETRY_MS = 30_000;
+
+/**
+ * A worker's LISTEN, on a connection of its own: a pooled one goes back to others after each use. Each
+ * notification nudges the dispatcher, whose poll stays the fallback: a transaction pooler (PgBouncer in
+ * transaction mode) cannot hold a LISTEN, and there the poll interval bounds how late a delivery goes. A lost
+ * connection is made again after a pause that grows; once listening again, the dispatcher is nudged for
+ * whatever was announced meanwhile.
+ */
+@Injectable()
+export class DeliveryNotificationListener implements BeforeApplicationShutdown {
+  private readonly logger = new Logger(DeliveryNotificationListener.name);
+  private started = false;
+  /** The connection listening or being made; undefined while waiting to reconnect and once shut down. */
+  private client?: Client;
+  private retry?: NodeJS.Timeout;
+  private retryMs = FIRST_RETRY_MS;
+
+  constructor(
+    private readonly dispatcher: WebhookDispatcher,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  start(): void {
+    if (this.started) return;
+    this.started = true;
+    void this.connect();
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    this.started = false;
+    clearTimeout(this.retry);
+    const client = this.client;
+    this.client = undefined;
+    await client?.end().catch(() => undefined);
+  }
+
+  private async connect(): Promise<void> {
+    if (!this.started) return;
+    const client = new Client({
+      // loadConfig allows DISPATCH_MODE=worker only with DATABASE_URL.
+      connectionString: this.config.databaseUrl,
+      connectionTimeoutMillis: this.config.databaseTimeoutMs,
+      keepAlive: true,
+      application_name: 'webhook-delivery-listener',
+    });
+    this.client = client;
+    let lost = false;
+    const onLost = (error?: Error) => {
+      if (lost) return;
+      lost = true;
+      void client.end().catch(() => undefined);
+      if (this.client === client) this.reconnectLater(error);
+    };
+    client.on('error', onLost);
+    client.on('end', () => onLost());
+    client.on('notification', () => this.dispatcher.nudge());
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${CHANNEL}`);
+    } catch (error) {
+      onLost(error as Error);
+      return;
+    }
+    if (this.retryMs !== FIRST_RETRY_MS) this.logger.log('Listening for webhook deliveries again');
+    this.retryMs = FIRST_RETRY_MS;
+    this.dispatcher.nudge();
+  }
+
+  private reconnectLater(error?: Error): void {
+    this.client = undefined;
+    this.logger.warn(
+      `Listening for webhook deliveries stopped (${error?.message ?? 'connection closed'}): ` +
+        `trying again in ${this.retryMs} ms; the poll finds deliveries meanwhile`,
+    );
+    this.retry = setTimeout(() => void this.connect(), this.retryMs);
+    this.retryMs = Math.min(this.retryMs * 2, LAST_RETRY_MS);
+  }
+}
