@@ -6,10 +6,7 @@ import { WebhookDispatcher } from './webhook-dispatcher';
 /** Where API instances that do not dispatch (DISPATCH_MODE=off) announce that they recorded deliveries. */
 const CHANNEL = 'webhook_deliveries';
 
-/**
- * Run inside the transaction that recorded deliveries: PostgreSQL delivers a notification only when its
- * transaction commits, so a worker never looks before the rows are visible, nor for a change rolled back.
- */
+/** Run after a commit that recorded deliveries (WebhookCommitWatcher), so the rows are visible when a worker looks. */
 export const NOTIFY_DELIVERIES_RECORDED = `SELECT pg_notify('${CHANNEL}', '')`;
 
 /** How long the first reconnection waits; each failure doubles it, up to the last. */

@@ -3,27 +3,34 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, EntitySubscriberInterface, QueryRunner } from 'typeorm';
 import { TransactionCommitEvent } from 'typeorm/subscriber/event/TransactionCommitEvent';
 import { TransactionRollbackEvent } from 'typeorm/subscriber/event/TransactionRollbackEvent';
+import { CoalescedSend } from '../common/coalesced-send';
 import { APP_CONFIG, AppConfig } from '../config/config';
 import { NOTIFY_DELIVERIES_RECORDED } from './delivery-notification.listener';
 import { WebhookDispatcher } from './webhook-dispatcher';
 
 /**
  * Announces a transaction that recorded deliveries once it commits, so the API call never waits for sending
- * and the rows are visible when a dispatcher looks: this process's dispatcher is nudged right after the
- * commit; with DISPATCH_MODE=off, where the workers send, a NOTIFY goes in the transaction instead, which
- * PostgreSQL delivers to their LISTEN on commit (one cheap statement per transaction, not per event).
+ * and the rows are visible when a dispatcher looks: this process's dispatcher is nudged; with
+ * DISPATCH_MODE=off, where workers send, a NOTIFY wakes their LISTEN. The NOTIFY goes after the commit, on
+ * its own, one at a time per instance: inside the change's transaction it would take PostgreSQL's
+ * notification-queue lock at every commit and hold it through the commit's WAL flush, queueing all writes.
  */
 @Injectable()
 export class WebhookCommitWatcher implements EntitySubscriberInterface {
   private readonly watched = new WeakSet<QueryRunner>();
-  private readonly notifyWorkers: boolean;
+  private readonly announce: () => void;
 
   constructor(
     @InjectDataSource() dataSource: DataSource,
-    private readonly dispatcher: WebhookDispatcher,
+    dispatcher: WebhookDispatcher,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
-    this.notifyWorkers = config.dispatchMode === 'off';
+    if (config.dispatchMode === 'off') {
+      const notify = new CoalescedSend(() => dataSource.query(NOTIFY_DELIVERIES_RECORDED));
+      this.announce = () => notify.ask();
+    } else {
+      this.announce = () => setImmediate(() => dispatcher.nudge());
+    }
     dataSource.subscribers.push(this);
   }
 
@@ -31,26 +38,14 @@ export class WebhookCommitWatcher implements EntitySubscriberInterface {
   watch(manager: EntityManager): void {
     const runner = manager.queryRunner;
     if (runner?.isTransactionActive) this.watched.add(runner);
-    // Without a transaction the rows are committed already; a lost nudge leaves them to the poll.
-    else if (this.notifyWorkers) void manager.query(NOTIFY_DELIVERIES_RECORDED).catch(() => undefined);
-    else setImmediate(() => this.dispatcher.nudge());
-  }
-
-  /**
-   * Awaited by TypeORM before COMMIT (or before releasing a savepoint, whose NOTIFY then belongs to the
-   * enclosing transaction and goes or not with it). Not async: other commits are not made to wait a turn.
-   */
-  beforeTransactionCommit(event: TransactionCommitEvent): Promise<unknown> | void {
-    if (!this.notifyWorkers || !this.watched.has(event.queryRunner)) return;
-    this.watched.delete(event.queryRunner);
-    return event.queryRunner.query(NOTIFY_DELIVERIES_RECORDED);
+    else this.announce();
   }
 
   afterTransactionCommit(event: TransactionCommitEvent): void {
     // A released savepoint also "commits": wait for the outermost transaction.
     if (event.queryRunner.isTransactionActive || !this.watched.has(event.queryRunner)) return;
     this.watched.delete(event.queryRunner);
-    setImmediate(() => this.dispatcher.nudge());
+    this.announce();
   }
 
   afterTransactionRollback(event: TransactionRollbackEvent): void {
