@@ -1,13 +1,13 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
-/** Rows each organisation's counts are spread over: two writing transactions meet on one row 1 time in 64. */
+/** Rows each organisation's counts are spread over, one per database session (modulo). */
 const SLOTS = 64;
 
 /**
  * Issue 14 (employee writes do not queue): organisation_employee_counts had one row per organisation, so
  * every employee insert, delete or (de)activation locked that row until COMMIT and concurrent writes in one
  * organisation queued behind each other. Each organisation's counts are now spread over up to 64 slot rows;
- * a writing transaction adds to one of them and readers sum them. A slot may go negative (a deactivation
+ * a writing session adds to its own and readers sum them. A slot may go negative (a deactivation
  * lands on any slot); only the sum is meaningful, and it stays exact.
  *
  * The existing counts move to slot 0 in this transaction. ALTER TABLE locks the (one row per organisation,
@@ -25,9 +25,11 @@ export class EmployeeCountSlots1763763200000 implements MigrationInterface {
       ALTER TABLE organisation_employee_counts
         DROP CONSTRAINT organisation_employee_counts_pkey,
         ADD PRIMARY KEY (organisation_id, slot)`);
-    // The slot is chosen once per transaction, at random, and kept in a transaction-local setting: a
-    // transaction writing many employees then locks one row per organisation, not up to 64, and two such
-    // transactions cannot deadlock by taking slots in opposite orders. (A test sets it to choose the slot.)
+    // A database session always writes the same slot, its process id modulo 64: the pool's connections,
+    // opened together, get consecutive process ids and so different slots, and two transactions meet on one
+    // row only when their sessions' ids collide. A transaction writing many employees locks one row per
+    // organisation, so two such transactions cannot deadlock by taking slots in opposite orders. A
+    // transaction-local setting overrides the choice (tests use it to pick the slot).
     //
     // Decrements upsert too (the transaction's slot may have no row yet), but only while the organisation
     // exists: when an organisation is deleted, its employees and its counts rows go by two cascades in either
@@ -37,12 +39,10 @@ export class EmployeeCountSlots1763763200000 implements MigrationInterface {
     await queryRunner.query(`
       CREATE OR REPLACE FUNCTION organisation_employee_counts_apply() RETURNS trigger LANGUAGE plpgsql AS $$
       DECLARE
-        chosen smallint := NULLIF(current_setting('skills.employee_count_slot', true), '')::smallint;
+        chosen smallint := coalesce(
+          NULLIF(current_setting('skills.employee_count_slot', true), '')::smallint,
+          pg_backend_pid() % ${SLOTS});
       BEGIN
-        IF chosen IS NULL THEN
-          chosen := floor(random() * ${SLOTS});
-          PERFORM set_config('skills.employee_count_slot', chosen::text, true);
-        END IF;
         IF TG_OP IN ('UPDATE', 'DELETE') THEN
           INSERT INTO organisation_employee_counts AS c (organisation_id, slot, total, active)
           SELECT OLD.organisation_id, chosen, -1, -(OLD.left_at IS NULL)::int
