@@ -20,9 +20,14 @@ export class Database {
     return transaction ?? requestTransaction.getStore() ?? this.dataSource.manager;
   }
 
-  /** Runs `work` in a transaction; inside the request's transaction it is a savepoint of it. */
+  /**
+   * Runs `work` in a transaction. Inside the request's transaction, `work` joins it without a savepoint of
+   * its own: whoever runs the request transaction undoes a failed `work` (the Idempotency-Key interceptor
+   * runs the route in one savepoint), and a savepoint per service call would be two more round trips.
+   */
   transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
-    return this.manager().transaction(work);
+    const request = requestTransaction.getStore();
+    return request ? work(request) : this.dataSource.manager.transaction(work);
   }
 
   /**

@@ -393,16 +393,23 @@ describe('employees', () => {
       });
 
       it('searches on the trigram index of employee_search', async () => {
-        const plan = await dataSourceOf(app).transaction(async (manager) => {
-          // On a tiny table the planner prefers a scan; forbid it to see whether the trigram index applies.
-          await manager.query('SET LOCAL enable_seqscan = off');
-          return manager.query(
-            `EXPLAIN SELECT employee_id FROM employee_search
+        // On a tiny table the planner prefers to scan the organisation's rows in page order. Without that index
+        // (dropped in a transaction rolled back) and without scans, the trigram index must serve the condition.
+        const runner = dataSourceOf(app).createQueryRunner();
+        await runner.startTransaction();
+        try {
+          await runner.query('DROP INDEX employee_search_list_idx');
+          await runner.query('SET LOCAL enable_seqscan = off');
+          const plan: unknown = await runner.query(
+            `EXPLAIN SELECT count(*) FROM employee_search
               WHERE organisation_id = $1 AND search_text LIKE '%' || lower($2) || '%'`,
             [tenant.organisationId, 'lovel'],
           );
-        });
-        expect(JSON.stringify(plan)).toContain('employee_search_trgm_idx');
+          expect(JSON.stringify(plan)).toContain('employee_search_trgm_idx');
+        } finally {
+          await runner.rollbackTransaction();
+          await runner.release();
+        }
       });
 
       it('combines with the other filters and counts only matches', async () => {
