@@ -6,7 +6,7 @@ import { EmployeeResponse } from '../../src/employees/dto/employee.response';
 import { apiClient } from '../support/api-client';
 import { createTenant, createTestApp, dataSourceOf, TestTenant } from '../support/app';
 import { createEmployee, unique } from '../support/people.factory';
-import { itIfPostgres } from '../support/requirements';
+import { has, itIfPostgres } from '../support/requirements';
 
 /** Where the counts trigger keeps the slot a transaction writes to; a test sets it to choose the slot. */
 const SLOT_SETTING = 'skills.employee_count_slot';
@@ -84,8 +84,9 @@ describe('employee counts (organisation_employee_counts slots)', () => {
     // 30 employees; 12 deactivated, 4 of them back, 2 more gone.
     expect(await counted()).toEqual([30, 20, 10]);
     expect(await totals()).toEqual([30, 20, 10]);
-    // Each of the 44 writing transactions picked a slot at random: they did not all meet on one row.
-    expect((await slotRows()).length).toBeGreaterThan(1);
+    // Each database session writes its own slot: the pool's sessions did not all meet on one row. (The
+    // embedded database is one session, so there one slot is right.)
+    expect((await slotRows()).length).toBeGreaterThan(has('postgres') ? 1 : 0);
   });
 
   it('keep one slot per transaction, however many employees it writes', async () => {
