@@ -6,8 +6,7 @@ import { startupFailureLogger } from './common/logging';
 import { AppConfig, ConfigError, loadConfig } from './config/config';
 import { EmbeddedDatabaseInUseError } from './database/embedded-lock';
 import { openRuntime } from './runtime';
-import { exitGracefullyOnSignals } from './shutdown';
-import { exitWorkerGracefullyOnSignals } from './webhooks/worker-shutdown';
+import { exitGracefullyOnSignals, exitWorkerGracefullyOnSignals } from './shutdown';
 
 async function main(): Promise<void> {
   const config = loadConfig();
