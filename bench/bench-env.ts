@@ -35,6 +35,21 @@ export function readBenchKeys(): BenchKeys {
   return JSON.parse(readFileSync(KEYS_FILE, 'utf8')) as BenchKeys;
 }
 
+/**
+ * The service's settings in every bench process (runner and profile): the seeded database and secret key,
+ * warnings only, no effective rate limit, and trust in the local receiver's self-signed certificate.
+ */
+export function serviceEnvironment(keys: BenchKeys): Record<string, string> {
+  return {
+    DATABASE_URL: BENCH_DATABASE_URL,
+    WEBHOOK_SECRET_KEY: keys.webhookSecretKey,
+    LOG_LEVEL: 'warn',
+    RATE_LIMIT_PER_MINUTE: '1000000000',
+    WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+    NODE_EXTRA_CA_CERTS: join(CERT_DIR, 'cert.pem'),
+  };
+}
+
 export async function timed<T>(label: string, step: () => Promise<T>): Promise<T> {
   const started = Date.now();
   const result = await step();

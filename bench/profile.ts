@@ -9,7 +9,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { BENCH_DATABASE_URL, CERT_DIR, readBenchKeys, RESULTS_DIR } from './bench-env';
+import { BENCH_DATABASE_URL, readBenchKeys, RESULTS_DIR, serviceEnvironment } from './bench-env';
 import { sampleTargets } from './sample';
 import { SCENARIOS } from './scenarios';
 
@@ -34,12 +34,7 @@ async function main(): Promise<void> {
       env: {
         ...process.env,
         PORT: String(port),
-        DATABASE_URL: BENCH_DATABASE_URL,
-        WEBHOOK_SECRET_KEY: keys.webhookSecretKey,
-        LOG_LEVEL: 'warn',
-        RATE_LIMIT_PER_MINUTE: '1000000000',
-        WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
-        NODE_EXTRA_CA_CERTS: join(CERT_DIR, 'cert.pem'),
+        ...serviceEnvironment(keys),
       },
       stdio: 'inherit',
     },

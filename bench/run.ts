@@ -16,7 +16,8 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { Client } from 'pg';
-import { BENCH_DATABASE_URL, CERT_DIR, readBenchKeys, RESULTS_DIR } from './bench-env';
+import { writeSelfSignedCertificate } from '../test/support/tls';
+import { BENCH_DATABASE_URL, CERT_DIR, readBenchKeys, RESULTS_DIR, serviceEnvironment } from './bench-env';
 import { writeChart } from './chart';
 import { EMBEDDED_EMPLOYEES, seedEmbedded } from './embedded';
 import { topUpEvents } from './events-seed';
@@ -107,14 +108,7 @@ async function benchFull(): Promise<void> {
       }
     }
 
-    const serviceEnv = {
-      DATABASE_URL: BENCH_DATABASE_URL,
-      WEBHOOK_SECRET_KEY: keys.webhookSecretKey,
-      LOG_LEVEL: 'warn',
-      RATE_LIMIT_PER_MINUTE: '1000000000',
-      WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
-      NODE_EXTRA_CA_CERTS: join(CERT_DIR, 'cert.pem'),
-    };
+    const serviceEnv = serviceEnvironment(keys);
     const service = await startServer(
       'service',
       [SERVER_ENTRY],
@@ -572,29 +566,7 @@ async function warmDatabaseCache(): Promise<void> {
 function ensureCertificate(): void {
   if (existsSync(join(CERT_DIR, 'cert.pem'))) return;
   mkdirSync(CERT_DIR, { recursive: true });
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'ec',
-      '-pkeyopt',
-      'ec_paramgen_curve:prime256v1',
-      '-nodes',
-      '-days',
-      '365',
-      '-subj',
-      '/CN=localhost',
-      '-addext',
-      'subjectAltName=IP:127.0.0.1,DNS:localhost',
-      '-keyout',
-      join(CERT_DIR, 'key.pem'),
-      '-out',
-      join(CERT_DIR, 'cert.pem'),
-    ],
-    { stdio: 'ignore' },
-  );
+  writeSelfSignedCertificate(CERT_DIR, 365);
 }
 
 /** Each target is met only when every round meets it. */

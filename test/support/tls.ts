@@ -10,33 +10,38 @@ export interface TestCertificate {
   cert: string;
 }
 
-/** A self-signed certificate for 127.0.0.1 and localhost, made now with openssl, valid for a day. */
+/** Writes key.pem and cert.pem into `dir`: a self-signed certificate for 127.0.0.1 and localhost, made now with openssl. */
+export function writeSelfSignedCertificate(dir: string, days: number): void {
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-days',
+      String(days),
+      '-subj',
+      '/CN=localhost',
+      '-addext',
+      'subjectAltName=IP:127.0.0.1,DNS:localhost',
+      '-keyout',
+      join(dir, 'key.pem'),
+      '-out',
+      join(dir, 'cert.pem'),
+    ],
+    { stdio: 'ignore' },
+  );
+}
+
+/** A self-signed certificate for 127.0.0.1 and localhost, made now, valid for a day. */
 export function makeSelfSignedCertificate(): TestCertificate {
   const dir = mkdtempSync(join(tmpdir(), 'webhook-tls-'));
   try {
-    execFileSync(
-      'openssl',
-      [
-        'req',
-        '-x509',
-        '-newkey',
-        'ec',
-        '-pkeyopt',
-        'ec_paramgen_curve:prime256v1',
-        '-nodes',
-        '-days',
-        '1',
-        '-subj',
-        '/CN=localhost',
-        '-addext',
-        'subjectAltName=IP:127.0.0.1,DNS:localhost',
-        '-keyout',
-        join(dir, 'key.pem'),
-        '-out',
-        join(dir, 'cert.pem'),
-      ],
-      { stdio: 'ignore' },
-    );
+    writeSelfSignedCertificate(dir, 1);
     return { key: readFileSync(join(dir, 'key.pem'), 'utf8'), cert: readFileSync(join(dir, 'cert.pem'), 'utf8') };
   } finally {
     rmSync(dir, { recursive: true, force: true });
