@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
+import { escapeLiteral } from 'pg';
 import { EntityManager } from 'typeorm';
-import { Database } from '../database/database';
+import { BatchedTransaction, Database } from '../database/database';
 
 /** The response kept for a key: replayed to a request with the same fingerprint. */
 export interface KeptResponse {
@@ -10,51 +11,59 @@ export interface KeptResponse {
   body: string;
 }
 
-/** All SQL of idempotency keys. Each method runs in the request's transaction (the manager passed). */
+/** All SQL of idempotency keys. Claim and keep open and commit the request's transaction (the one passed). */
 @Injectable()
 export class IdempotencyKeysRepository {
   constructor(private readonly database: Database) {}
 
   /**
-   * Claims the key until the transaction ends; false while another request with it is running, on any
-   * instance. A transaction-scoped advisory lock on a 64-bit hash of organisation and key.
+   * Opens `transaction` and claims the key in it, until it ends: not `claimed` while another request with
+   * the key runs, on any instance (a transaction-scoped advisory lock on a 64-bit hash of organisation and
+   * key). With the claim, the response kept for the key unless it expired at `now`: read after the lock is
+   * held, so it includes what the request that held it before kept.
    */
-  async tryClaim(organisationId: string, key: string, manager?: EntityManager): Promise<boolean> {
-    const [{ claimed }] = await this.database
-      .manager(manager)
-      .query<{ claimed: boolean }[]>(
-        `SELECT pg_try_advisory_xact_lock(hashtextextended($1 || ':' || $2, 0)) AS claimed`,
-        [organisationId, key],
-      );
-    return claimed;
-  }
-
-  /** The response kept for the key, unless it expired at `now`. */
-  async find(organisationId: string, key: string, now: Date, manager?: EntityManager): Promise<KeptResponse | null> {
-    const [row] = await this.database.manager(manager).query<KeptResponse[]>(
+  async claim(
+    organisationId: string,
+    key: string,
+    now: Date,
+    transaction: BatchedTransaction,
+  ): Promise<{ claimed: boolean; kept: KeptResponse | null }> {
+    const [[{ claimed }], [kept]] = await transaction.begin<[[{ claimed: boolean }], KeptResponse[]]>(
+      `SELECT pg_try_advisory_xact_lock(hashtextextended(${escapeLiteral(`${organisationId}:${key}`)}, 0)) AS claimed`,
       `SELECT fingerprint, status_code AS "statusCode", body FROM idempotency_keys
-        WHERE organisation_id = $1 AND key = $2 AND expires_at > $3`,
-      [organisationId, key, now],
+        WHERE organisation_id = ${escapeLiteral(organisationId)} AND key = ${escapeLiteral(key)}
+          AND expires_at > ${escapeLiteral(now.toISOString())}`,
     );
-    return row ?? null;
+    return { claimed, kept: kept ?? null };
   }
 
-  /** Keeps the response until `expiresAt`, replacing an expired one the retention job has not removed yet. */
+  /**
+   * Keeps the response until `expiresAt` and commits `transaction` (which holds the claim). Replaces an
+   * expired response the retention job has not removed yet.
+   */
   async keep(
     organisationId: string,
     key: string,
     response: KeptResponse,
     createdAt: Date,
     expiresAt: Date,
-    manager?: EntityManager,
+    transaction: BatchedTransaction,
   ): Promise<void> {
-    await this.database.manager(manager).query(
+    const values = [
+      organisationId,
+      key,
+      response.fingerprint,
+      String(response.statusCode),
+      response.body,
+      createdAt.toISOString(),
+      expiresAt.toISOString(),
+    ].map(escapeLiteral);
+    await transaction.commit(
       `INSERT INTO idempotency_keys (organisation_id, key, fingerprint, status_code, body, created_at, expires_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7)
+       VALUES (${values.join(', ')})
        ON CONFLICT (organisation_id, key) DO UPDATE
           SET fingerprint = excluded.fingerprint, status_code = excluded.status_code, body = excluded.body,
               created_at = excluded.created_at, expires_at = excluded.expires_at`,
-      [organisationId, key, response.fingerprint, response.statusCode, response.body, createdAt, expiresAt],
     );
   }
 

@@ -7,7 +7,7 @@ import { IS_PUBLIC } from '../auth/public.decorator';
 import { AuthenticatedRequest } from '../auth/request-authenticator';
 import { toErrorResponse } from '../common/all-exceptions.filter';
 import { AppError, ConflictError, ErrorBody, IdempotencyKeyReusedError, ValidationError } from '../common/errors';
-import { Database } from '../database/database';
+import { BatchedTransaction, Database } from '../database/database';
 import { IdempotencyKeysRepository, KeptResponse } from './idempotency-keys.repository';
 import { requestFingerprint } from './request-fingerprint';
 
@@ -22,11 +22,13 @@ type Outcome = { replay: KeptResponse } | { value: unknown } | { error: unknown 
 
 /**
  * Safe retries (decisions.md, "Safe retries"): a POST under /api/v1 with an Idempotency-Key runs in one
- * transaction that claims the key, runs the route (its own transactions become savepoints) and keeps the
- * response, so the change and the kept response commit together or not at all: a crash between them
- * cannot leave a change whose retry runs it again. A later request with the key replays the response
+ * transaction that claims the key, runs the route (its own transactions join it) and keeps the response, so
+ * the change and the kept response commit together or not at all: a crash between them cannot leave a
+ * change whose retry runs it again. A later request with the key replays the response
  * (`Idempotency-Replayed: true`), or is 422 when it is a different request, or 409 while the first runs.
- * A 5xx keeps nothing, so a retry runs again. The rate limit, the key and the body checks come before.
+ * A route's 4xx rolls its writes back and is kept on its own; a 5xx keeps nothing, so a retry runs again.
+ * The rate limit, the key and the body checks come before. The claim travels with BEGIN and the kept
+ * response with COMMIT (BatchedTransaction): a keyed POST costs no more round trips than one without.
  */
 @Injectable()
 export class IdempotencyInterceptor implements NestInterceptor {
@@ -55,39 +57,58 @@ export class IdempotencyInterceptor implements NestInterceptor {
     const response = context.switchToHttp().getResponse<Response>();
     const organisationId = request.auth!.organisationId;
     const fingerprint = requestFingerprint(request.method, request.path, request.body);
+    const now = new Date();
+    const expiresAt = new Date(now.getTime() + KEPT_FOR_MS);
 
-    const outcome = await this.database.requestTransaction(async (manager): Promise<Outcome> => {
-      if (!(await this.keys.tryClaim(organisationId, key, manager))) {
-        response.setHeader('Retry-After', IN_FLIGHT_RETRY_AFTER_SECONDS);
-        throw new ConflictError('A request with this Idempotency-Key is still running; retry shortly');
-      }
-      const now = new Date();
-      const kept = await this.keys.find(organisationId, key, now, manager);
+    const outcome = await this.database.requestTransaction(async (transaction): Promise<Outcome> => {
+      const kept = await this.claim(organisationId, key, now, transaction, response);
       if (kept) return { replay: kept };
-
-      // A savepoint, so that what a failed route wrote is undone while its 4xx answer is still kept.
-      const ran: Outcome = await manager
-        .transaction(() => lastValueFrom<unknown, null>(next.handle(), { defaultValue: null }))
-        .then(
-          (value: unknown) => ({ value }),
-          (error: unknown) => ({ error }),
-        );
-      const { status, body } = 'error' in ran ? toErrorResponse(ran.error) : this.success(context, ran);
-      if (status >= 500) throw (ran as { error: unknown }).error;
-      const answer = { fingerprint, statusCode: status, body: JSON.stringify(body) };
-      await this.keys.keep(organisationId, key, answer, now, new Date(now.getTime() + KEPT_FOR_MS), manager);
+      const ran: Outcome = await lastValueFrom<unknown, null>(next.handle(), { defaultValue: null }).then(
+        (value: unknown) => ({ value }),
+        (error: unknown) => ({ error }),
+      );
+      // A failed route leaves the transaction open, so that what it wrote rolls back.
+      if ('error' in ran) return ran;
+      const answer = { fingerprint, statusCode: this.successStatus(context), body: JSON.stringify(ran.value) };
+      await this.keys.keep(organisationId, key, answer, now, expiresAt, transaction);
       return ran;
     });
 
     if ('replay' in outcome) return this.replay(outcome.replay, fingerprint, response);
-    if ('error' in outcome) throw outcome.error;
-    return outcome.value;
+    if ('value' in outcome) return outcome.value;
+    const { status, body } = toErrorResponse(outcome.error);
+    if (status >= 500) throw outcome.error;
+    // The route's writes rolled back with its transaction; its 4xx answer is kept in a transaction of its own.
+    const keptMeanwhile = await this.database.requestTransaction(async (transaction) => {
+      const kept = await this.claim(organisationId, key, now, transaction, response);
+      if (kept) return kept;
+      const answer = { fingerprint, statusCode: status, body: JSON.stringify(body) };
+      await this.keys.keep(organisationId, key, answer, now, expiresAt, transaction);
+      return null;
+    });
+    if (keptMeanwhile) return this.replay(keptMeanwhile, fingerprint, response);
+    throw outcome.error;
+  }
+
+  /** Claims the key in `transaction` (409 while another request with it runs); the response kept for it. */
+  private async claim(
+    organisationId: string,
+    key: string,
+    now: Date,
+    transaction: BatchedTransaction,
+    response: Response,
+  ): Promise<KeptResponse | null> {
+    const { claimed, kept } = await this.keys.claim(organisationId, key, now, transaction);
+    if (!claimed) {
+      response.setHeader('Retry-After', IN_FLIGHT_RETRY_AFTER_SECONDS);
+      throw new ConflictError('A request with this Idempotency-Key is still running; retry shortly');
+    }
+    return kept;
   }
 
   /** A POST answers 201 unless its route declares another status. */
-  private success(context: ExecutionContext, { value }: { value: unknown }): { status: number; body: unknown } {
-    const declared = this.reflector.get<number | undefined>(HTTP_CODE_METADATA, context.getHandler());
-    return { status: declared ?? HttpStatus.CREATED, body: value };
+  private successStatus(context: ExecutionContext): number {
+    return this.reflector.get<number | undefined>(HTTP_CODE_METADATA, context.getHandler()) ?? HttpStatus.CREATED;
   }
 
   private replay(kept: KeptResponse, fingerprint: string, response: Response): unknown {

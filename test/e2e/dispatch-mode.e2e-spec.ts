@@ -120,7 +120,7 @@ describeIfPostgres('DISPATCH_MODE', () => {
       const endpointId = await register('/notified');
       await createEmployee(api, tenant);
       await receiver.waitFor('/notified', 1);
-      // With an Idempotency-Key the change is a savepoint of the request's transaction: announced on its commit.
+      // With an Idempotency-Key the change joins the request's batched transaction: announced on its commit.
       const id = unique('p');
       await apiClient(
         () => api,

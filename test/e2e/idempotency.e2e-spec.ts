@@ -1,6 +1,7 @@
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { Client } from 'pg';
+import { ConflictError } from '../../src/common/errors';
 import { EmployeeResponse } from '../../src/employees/dto/employee.response';
 import { RetentionJob } from '../../src/retention/retention.job';
 import { checkedRequest } from '../support/api-client';
@@ -73,6 +74,36 @@ describe('safe retries: Idempotency-Key on every POST', () => {
     const replay = await post('/skills', bad, 'bad-scale').expect(400);
     expect(replay.headers['idempotency-replayed']).toBe('true');
     expect(replay.body).toEqual(first.body);
+  });
+
+  it('keeps a 4xx raised after the route wrote, with what it wrote rolled back', async () => {
+    const refuse = () => {
+      throw new ConflictError('refused after the insert');
+    };
+    app.get(EventEmitter2).on('employee.created', refuse);
+    const body = newEmployee();
+    try {
+      const first = await post('/employees', body, 'late-4xx').expect(409);
+      const replay = await post('/employees', body, 'late-4xx').expect(409);
+      expect(replay.headers['idempotency-replayed']).toBe('true');
+      expect(replay.text).toBe(first.text);
+    } finally {
+      app.get(EventEmitter2).off('employee.created', refuse);
+    }
+    expect(await employeesOf(tenant)).toHaveLength(0);
+    expect(await eventsOf(tenant)).toHaveLength(0);
+  });
+
+  it('keeps keys and bodies with quotes, backslashes and other characters SQL treats specially', async () => {
+    const key = `it's; \\' -- "x" $1 $$`;
+    const body = { ...newEmployee(), firstName: `O'Brien \\ "q" \u00fc 😀 $$ ;--` };
+    const first = await post('/employees', body, key).expect(201);
+    expect(first.body.data.firstName).toBe(body.firstName);
+    const replay = await post('/employees', body, key).expect(201);
+    expect(replay.headers['idempotency-replayed']).toBe('true');
+    expect(replay.text).toBe(first.text);
+    await post('/employees', newEmployee(), key).expect(422);
+    expect(await employeesOf(tenant)).toHaveLength(1);
   });
 
   it('keeps nothing for a 5xx: the retry runs again and makes one change', async () => {
