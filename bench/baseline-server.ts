@@ -8,14 +8,14 @@
  *                                        rating insert, outbox rows for the subscribed endpoints
  *   POST /api/v1/employees              one transaction: employee insert (its counter trigger), the event row and
  *                                        outbox rows; with an Idempotency-Key also the key's advisory lock and
- *                                        lookup, a savepoint around the insert, and the kept response
+ *                                        lookup (sent with BEGIN) and the kept response (sent with COMMIT)
  *
  * Every request looks its key up in the database (no cache): the baseline does at least the service's work.
  * Env: DATABASE_URL, PORT (3901). Started by bench/run.ts; not part of the service.
  */
 import { createHash } from 'node:crypto';
 import { createServer, IncomingMessage, ServerResponse } from 'node:http';
-import { Pool, PoolClient } from 'pg';
+import { escapeLiteral, Pool, PoolClient, QueryResult } from 'pg';
 import { v7 as uuidv7 } from 'uuid';
 import { requestFingerprint } from '../src/idempotency/request-fingerprint';
 
@@ -130,7 +130,7 @@ async function rate(organisationId: string, employeeId: string, input: Record<st
     throw new HttpError(400, 'VALIDATION_ERROR');
   }
   if (!UUID.test(skillId)) throw new HttpError(404, 'NOT_FOUND');
-  return inTransaction(async (client) => {
+  return inTransaction([], async (client) => {
     const employee = await client.query('SELECT id FROM employees WHERE organisation_id = $1 AND id = $2', [
       organisationId,
       employeeId,
@@ -189,7 +189,7 @@ async function rate(organisationId: string, employeeId: string, input: Record<st
                 ORDER BY created_at, id FOR KEY SHARE) endpoint`,
       [organisationId, uuidv7(), now, body],
     );
-    return rating;
+    return { answer: rating, closing: [] };
   });
 }
 
@@ -207,21 +207,14 @@ async function createEmployee(organisationId: string, input: Record<string, unkn
     throw new HttpError(400, 'VALIDATION_ERROR');
   }
   const fingerprint = requestFingerprint('POST', '/api/v1/employees', input);
-  return inTransaction(async (client) => {
-    const now = new Date();
+  const now = new Date();
+  // With a key, as the service's BatchedTransaction: the claim travels with BEGIN, the kept response with COMMIT.
+  const opening = key === undefined ? [] : claimStatements(organisationId, key, now);
+  return inTransaction(opening, async (client, claim) => {
     if (key !== undefined) {
-      const claim = await client.query<{ claimed: boolean }>(
-        `SELECT pg_try_advisory_xact_lock(hashtextextended($1 || ':' || $2, 0)) AS claimed`,
-        [organisationId, key],
-      );
-      if (!claim.rows[0].claimed) throw new HttpError(409, 'CONFLICT');
-      const kept = await client.query<{ status_code: number; body: string }>(
-        `SELECT fingerprint, status_code, body FROM idempotency_keys
-          WHERE organisation_id = $1 AND key = $2 AND expires_at > $3`,
-        [organisationId, key, now],
-      );
-      if (kept.rows[0]) return { status: kept.rows[0].status_code, payload: JSON.parse(kept.rows[0].body) as object };
-      await client.query('SAVEPOINT route');
+      const [[{ claimed }], [kept]] = claim as [[{ claimed: boolean }], { status_code: number; body: string }[]];
+      if (!claimed) throw new HttpError(409, 'CONFLICT');
+      if (kept) return { answer: { status: kept.status_code, payload: JSON.parse(kept.body) as object }, closing: [] };
     }
     const employee = {
       id: uuidv7(),
@@ -251,27 +244,37 @@ async function createEmployee(organisationId: string, input: Record<string, unkn
     }
     await recordEvent(client, organisationId, 'employee.created', now, employee);
     const answer = { status: 201, payload: { success: true, data: employee } };
-    if (key !== undefined) {
-      await client.query('RELEASE SAVEPOINT route');
-      await client.query(
-        `INSERT INTO idempotency_keys (organisation_id, key, fingerprint, status_code, body, created_at, expires_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7)
-         ON CONFLICT (organisation_id, key) DO UPDATE
-            SET fingerprint = excluded.fingerprint, status_code = excluded.status_code, body = excluded.body,
-                created_at = excluded.created_at, expires_at = excluded.expires_at`,
-        [
-          organisationId,
-          key,
-          fingerprint,
-          201,
-          JSON.stringify(answer.payload),
-          now,
-          new Date(now.getTime() + KEPT_FOR_MS),
-        ],
-      );
-    }
-    return answer;
+    const closing = key === undefined ? [] : [keepStatement(organisationId, key, fingerprint, answer, now)];
+    return { answer, closing };
   });
+}
+
+/** The service's claim (IdempotencyKeysRepository.claim): the key's advisory lock, then its kept response. */
+function claimStatements(organisationId: string, key: string, now: Date): string[] {
+  return [
+    `SELECT pg_try_advisory_xact_lock(hashtextextended(${escapeLiteral(`${organisationId}:${key}`)}, 0)) AS claimed`,
+    `SELECT status_code, body FROM idempotency_keys
+      WHERE organisation_id = ${escapeLiteral(organisationId)} AND key = ${escapeLiteral(key)}
+        AND expires_at > ${escapeLiteral(now.toISOString())}`,
+  ];
+}
+
+/** The service's kept response (IdempotencyKeysRepository.keep). */
+function keepStatement(organisationId: string, key: string, fingerprint: string, answer: Answer, now: Date): string {
+  const values = [
+    organisationId,
+    key,
+    fingerprint,
+    String(answer.status),
+    JSON.stringify(answer.payload),
+    now.toISOString(),
+    new Date(now.getTime() + KEPT_FOR_MS).toISOString(),
+  ].map(escapeLiteral);
+  return `INSERT INTO idempotency_keys (organisation_id, key, fingerprint, status_code, body, created_at, expires_at)
+          VALUES (${values.join(', ')})
+          ON CONFLICT (organisation_id, key) DO UPDATE
+             SET fingerprint = excluded.fingerprint, status_code = excluded.status_code, body = excluded.body,
+                 created_at = excluded.created_at, expires_at = excluded.expires_at`;
 }
 
 /** The service's outbox write (recordEvent): the event row and one delivery per subscribed endpoint, one statement. */
@@ -291,13 +294,24 @@ async function recordEvent(client: PoolClient, organisationId: string, event: st
   );
 }
 
-async function inTransaction<T>(work: (client: PoolClient) => Promise<T>): Promise<T> {
+/**
+ * One transaction. `opening` statements travel with BEGIN (their rows go to `work`), and the `closing` ones `work`
+ * returns with COMMIT, in one message each; without any, BEGIN and COMMIT go alone, as the service sends them.
+ */
+async function inTransaction<T>(
+  opening: string[],
+  work: (client: PoolClient, opened: object[][]) => Promise<{ answer: T; closing: string[] }>,
+): Promise<T> {
   const client = await pool.connect();
+  const send = async (statements: string[]) => {
+    const results = (await client.query(statements.join(';\n'))) as unknown as QueryResult | QueryResult[];
+    return (Array.isArray(results) ? results : [results]).map((result) => result.rows as object[]);
+  };
   try {
-    await client.query('BEGIN');
-    const result = await work(client);
-    await client.query('COMMIT');
-    return result;
+    const [, ...opened] = await send(['BEGIN', ...opening]);
+    const { answer, closing } = await work(client, opened);
+    await send([...closing, 'COMMIT']);
+    return answer;
   } catch (error) {
     await client.query('ROLLBACK');
     throw error;

@@ -22,7 +22,7 @@ import { writeChart } from './chart';
 import { EMBEDDED_EMPLOYEES, seedEmbedded } from './embedded';
 import { topUpEvents } from './events-seed';
 import { addRatios, perRound, printTable, Report, Round, Row, Target, WebhookRow } from './report';
-import { Sample, sampleTargets } from './sample';
+import { Sample, sampleDeltaSyncs, sampleTargets } from './sample';
 import { Scenario, SCENARIOS } from './scenarios';
 import { formatWaits, sampleWaits } from './waits';
 import type { ReceiverStats } from './webhook-receiver';
@@ -146,10 +146,11 @@ async function benchFull(): Promise<void> {
         );
       }
       for (const scenario of scenarios) {
+        const current = { ...sample, updatedSince: await sampleDeltaSyncs(BENCH_DATABASE_URL, keys) };
         if (scenario.webhooks && keys.webhookEndpoints.length > 0) {
-          rows.push(...(await measureWithDeliveries(scenario, subject, sample, receiver, webhooks)));
+          rows.push(...(await measureWithDeliveries(scenario, subject, current, receiver, webhooks)));
         } else {
-          rows.push(...(await measure(scenario, subject, sample)));
+          rows.push(...(await measure(scenario, subject, current)));
         }
       }
       if (keys.webhookEndpoints.length > 0 && DRAIN_DELIVERIES > 0) webhooks.push(...(await drain(receiver)));

@@ -51,18 +51,8 @@ export async function sampleTargets(databaseUrl: string, keys: BenchKeys): Promi
         WHERE organisation_id = $1 AND outcome IS NOT NULL LIMIT ${SAMPLE_SIZE}`,
       [rated.id],
     );
-    const updatedSince = await Promise.all(
-      keys.organisations.map(async (organisation) => {
-        const { rows } = await client.query<{ since: Date }>(
-          `SELECT updated_at AS since FROM employees WHERE organisation_id = $1
-            ORDER BY updated_at DESC, id DESC OFFSET ${DELTA_SYNC_ROWS - 1} LIMIT 1`,
-          [organisation.id],
-        );
-        return { authorization: authorizationOf.get(organisation.id)!, since: rows[0]?.since.toISOString() ?? '' };
-      }),
-    );
     return {
-      updatedSince: updatedSince.filter((entry) => entry.since),
+      updatedSince: await deltaSyncs(client, keys),
       employees: (await targets('employees', 3)).filter((target) => target.authorization),
       positions: (await targets('positions', 100)).filter((target) => target.authorization),
       organisations: [...authorizationOf.values()],
@@ -77,6 +67,34 @@ export async function sampleTargets(databaseUrl: string, keys: BenchKeys): Promi
   } finally {
     await client.end();
   }
+}
+
+/**
+ * Per organisation, where a sync of its last DELTA_SYNC_ROWS changes starts. The runner draws it again before
+ * each scenario: the writes of earlier scenarios would otherwise lengthen the sync (and its exact count).
+ */
+export async function sampleDeltaSyncs(databaseUrl: string, keys: BenchKeys): Promise<Sample['updatedSince']> {
+  const client = new Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    return await deltaSyncs(client, keys);
+  } finally {
+    await client.end();
+  }
+}
+
+async function deltaSyncs(client: Client, keys: BenchKeys): Promise<Sample['updatedSince']> {
+  const starts = await Promise.all(
+    keys.organisations.map(async (organisation) => {
+      const { rows } = await client.query<{ since: Date }>(
+        `SELECT updated_at AS since FROM employees WHERE organisation_id = $1
+          ORDER BY updated_at DESC, id DESC OFFSET ${DELTA_SYNC_ROWS - 1} LIMIT 1`,
+        [organisation.id],
+      );
+      return { authorization: `Bearer ${organisation.apiKey}`, since: rows[0]?.since.toISOString() ?? '' };
+    }),
+  );
+  return starts.filter((start) => start.since);
 }
 
 function shuffle<T>(items: T[]): T[] {
