@@ -43,6 +43,19 @@ describe('safe retries: Idempotency-Key on every POST', () => {
       as.organisationId,
     ])) as { event: string }[];
 
+  /** Runs `work` with an employee.created listener that throws `error`, after the employee is inserted. */
+  const failingEmployeeCreated = async (error: Error, work: () => Promise<unknown>) => {
+    const fail = () => {
+      throw error;
+    };
+    app.get(EventEmitter2).on('employee.created', fail);
+    try {
+      await work();
+    } finally {
+      app.get(EventEmitter2).off('employee.created', fail);
+    }
+  };
+
   it('replays the first response to the same request, key order and spacing aside, changing nothing', async () => {
     const body = newEmployee();
     const first = await post('/employees', body, 'create-ada').expect(201);
@@ -77,19 +90,13 @@ describe('safe retries: Idempotency-Key on every POST', () => {
   });
 
   it('keeps a 4xx raised after the route wrote, with what it wrote rolled back', async () => {
-    const refuse = () => {
-      throw new ConflictError('refused after the insert');
-    };
-    app.get(EventEmitter2).on('employee.created', refuse);
     const body = newEmployee();
-    try {
+    await failingEmployeeCreated(new ConflictError('refused after the insert'), async () => {
       const first = await post('/employees', body, 'late-4xx').expect(409);
       const replay = await post('/employees', body, 'late-4xx').expect(409);
       expect(replay.headers['idempotency-replayed']).toBe('true');
       expect(replay.text).toBe(first.text);
-    } finally {
-      app.get(EventEmitter2).off('employee.created', refuse);
-    }
+    });
     expect(await employeesOf(tenant)).toHaveLength(0);
     expect(await eventsOf(tenant)).toHaveLength(0);
   });
@@ -107,16 +114,10 @@ describe('safe retries: Idempotency-Key on every POST', () => {
   });
 
   it('keeps nothing for a 5xx: the retry runs again and makes one change', async () => {
-    const failing = () => {
-      throw new Error('the outbox is down');
-    };
-    app.get(EventEmitter2).on('employee.created', failing);
     const body = newEmployee();
-    try {
-      await post('/employees', body, 'after-500').expect(500);
-    } finally {
-      app.get(EventEmitter2).off('employee.created', failing);
-    }
+    await failingEmployeeCreated(new Error('the outbox is down'), () =>
+      post('/employees', body, 'after-500').expect(500),
+    );
     expect(await employeesOf(tenant)).toHaveLength(0);
     const retry = await post('/employees', body, 'after-500').expect(201);
     expect(retry.headers['idempotency-replayed']).toBeUndefined();
