@@ -2,11 +2,11 @@ import type { Server } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { INestApplicationContext, Logger } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { closeIdleConnections } from './common/http-server';
+import { idleConnectionSweep } from './common/http-server';
 import { Readiness } from './health/readiness';
 import type { Runtime } from './runtime';
 
-/** How often a draining server closes connections that went idle (a response without `Connection: close`). */
+/** How often a draining server looks for idle connections: one idle at two sweeps in a row is closed. */
 const IDLE_SWEEP_MS = 100;
 
 /**
@@ -77,7 +77,7 @@ async function exit(
 /** Stops accepting and resolves once every connection has closed, closing each as soon as it is idle. */
 async function closeServer(server: Server): Promise<void> {
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-  const sweeper = setInterval(() => closeIdleConnections(server), IDLE_SWEEP_MS);
+  const sweeper = setInterval(idleConnectionSweep(server), IDLE_SWEEP_MS);
   try {
     await closed;
   } finally {

@@ -18,29 +18,47 @@ export function configureHttpServer(server: Server, keepAliveTimeoutMs: number):
   trackRequestsPerConnection(server);
 }
 
-/** Requests in progress on each open connection of a server. */
-const requestsInProgress = new WeakMap<Server, Map<Socket, number>>();
+/** Each open connection of a server: its requests in progress, and how many it has received. */
+interface ConnectionUse {
+  inProgress: number;
+  received: number;
+}
+const connectionsOf = new WeakMap<Server, Map<Socket, ConnectionUse>>();
 
 function trackRequestsPerConnection(server: Server): void {
-  const connections = new Map<Socket, number>();
-  requestsInProgress.set(server, connections);
+  const connections = new Map<Socket, ConnectionUse>();
+  connectionsOf.set(server, connections);
   server.on('connection', (socket: Socket) => {
-    connections.set(socket, 0);
+    connections.set(socket, { inProgress: 0, received: 0 });
     socket.once('close', () => connections.delete(socket));
   });
   server.on('request', (request: IncomingMessage, response: ServerResponse) => {
-    const socket = request.socket;
-    connections.set(socket, (connections.get(socket) ?? 0) + 1);
-    response.once('close', () => connections.has(socket) && connections.set(socket, connections.get(socket)! - 1));
+    const use = connections.get(request.socket);
+    if (!use) return;
+    use.inProgress += 1;
+    use.received += 1;
+    response.once('close', () => (use.inProgress -= 1));
   });
 }
 
 /**
- * Closes every connection with no request in progress. Node's own closeIdleConnections() leaves out a
- * connection that has not sent its first request yet (a preconnect), which would hold a draining server open.
+ * A sweep to call at an interval while a server drains: it closes each connection that was idle at the sweep
+ * before and has received nothing since. Node's own closeIdleConnections() leaves out a connection that has
+ * not sent its first request yet (a preconnect), which would hold a draining server open; closing one at
+ * first sight could reset a request whose bytes have arrived but not been read (the timer runs first after a
+ * busy event loop), so a connection gets one poll of the event loop between two sweeps to show its request.
  */
-export function closeIdleConnections(server: Server): void {
-  for (const [socket, inProgress] of requestsInProgress.get(server) ?? []) if (inProgress === 0) socket.destroy();
+export function idleConnectionSweep(server: Server): () => void {
+  let idleBefore = new Map<Socket, number>();
+  return () => {
+    const idleNow = new Map<Socket, number>();
+    for (const [socket, { inProgress, received }] of connectionsOf.get(server) ?? []) {
+      if (inProgress > 0) continue;
+      if (idleBefore.get(socket) === received) socket.destroy();
+      else idleNow.set(socket, received);
+    }
+    idleBefore = idleNow;
+  };
 }
 
 const logger = new Logger('HTTP');
