@@ -7,7 +7,7 @@ import { IS_PUBLIC } from '../auth/public.decorator';
 import { AuthenticatedRequest } from '../auth/request-authenticator';
 import { toErrorResponse } from '../common/all-exceptions.filter';
 import { AppError, ConflictError, ErrorBody, IdempotencyKeyReusedError, ValidationError } from '../common/errors';
-import { BatchedTransaction, Database } from '../database/database';
+import { Database } from '../database/database';
 import { IdempotencyKeysRepository, KeptResponse } from './idempotency-keys.repository';
 import { requestFingerprint } from './request-fingerprint';
 
@@ -19,6 +19,16 @@ const KEY = /^[\x20-\x7e]{1,255}$/;
 const IN_FLIGHT_RETRY_AFTER_SECONDS = 1;
 
 type Outcome = { replay: KeptResponse } | { value: unknown } | { error: unknown };
+
+/** A request with an Idempotency-Key: whose key it is, what it is, and when it is kept until. */
+interface Claim {
+  organisationId: string;
+  key: string;
+  fingerprint: string;
+  now: Date;
+  expiresAt: Date;
+  response: Response;
+}
 
 /**
  * Safe retries (decisions.md, "Safe retries"): a POST under /api/v1 with an Idempotency-Key runs in one
@@ -55,55 +65,60 @@ export class IdempotencyInterceptor implements NestInterceptor {
   private async runOnce(context: ExecutionContext, next: CallHandler, key: string): Promise<unknown> {
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
     const response = context.switchToHttp().getResponse<Response>();
-    const organisationId = request.auth!.organisationId;
-    const fingerprint = requestFingerprint(request.method, request.path, request.body);
     const now = new Date();
-    const expiresAt = new Date(now.getTime() + KEPT_FOR_MS);
+    const claim: Claim = {
+      organisationId: request.auth!.organisationId,
+      key,
+      fingerprint: requestFingerprint(request.method, request.path, request.body),
+      now,
+      expiresAt: new Date(now.getTime() + KEPT_FOR_MS),
+      response,
+    };
 
-    const outcome = await this.database.requestTransaction(async (transaction): Promise<Outcome> => {
-      const kept = await this.claim(organisationId, key, now, transaction, response);
-      if (kept) return { replay: kept };
+    const outcome = await this.once(claim, async () => {
       const ran: Outcome = await lastValueFrom<unknown, null>(next.handle(), { defaultValue: null }).then(
         (value: unknown) => ({ value }),
         (error: unknown) => ({ error }),
       );
-      // A failed route leaves the transaction open, so that what it wrote rolls back.
-      if ('error' in ran) return ran;
-      const answer = { fingerprint, statusCode: this.successStatus(context), body: JSON.stringify(ran.value) };
-      await this.keys.keep(organisationId, key, answer, now, expiresAt, transaction);
-      return ran;
+      // A failed route keeps nothing here: its transaction rolls back, and with it what the route wrote.
+      if ('error' in ran) return { outcome: ran };
+      return { outcome: ran, answer: { statusCode: this.successStatus(context), body: ran.value } };
     });
 
-    if ('replay' in outcome) return this.replay(outcome.replay, fingerprint, response);
+    if ('replay' in outcome) return this.replay(outcome.replay, claim);
     if ('value' in outcome) return outcome.value;
     const { status, body } = toErrorResponse(outcome.error);
     if (status >= 500) throw outcome.error;
-    // The route's writes rolled back with its transaction; its 4xx answer is kept in a transaction of its own.
-    const keptMeanwhile = await this.database.requestTransaction(async (transaction) => {
-      const kept = await this.claim(organisationId, key, now, transaction, response);
-      if (kept) return kept;
-      const answer = { fingerprint, statusCode: status, body: JSON.stringify(body) };
-      await this.keys.keep(organisationId, key, answer, now, expiresAt, transaction);
-      return null;
-    });
-    if (keptMeanwhile) return this.replay(keptMeanwhile, fingerprint, response);
+    // Its 4xx answer is kept in a transaction of its own, unless another request with the key kept one meanwhile.
+    const kept = await this.once(claim, () => Promise.resolve({ outcome, answer: { statusCode: status, body } }));
+    if ('replay' in kept) return this.replay(kept.replay, claim);
     throw outcome.error;
   }
 
-  /** Claims the key in `transaction` (409 while another request with it runs); the response kept for it. */
-  private async claim(
-    organisationId: string,
-    key: string,
-    now: Date,
-    transaction: BatchedTransaction,
-    response: Response,
-  ): Promise<KeptResponse | null> {
-    const { claimed, kept } = await this.keys.claim(organisationId, key, now, transaction);
-    if (!claimed) {
-      response.setHeader('Retry-After', IN_FLIGHT_RETRY_AFTER_SECONDS);
-      throw new ConflictError('A request with this Idempotency-Key is still running; retry shortly');
-    }
-    return kept;
+  /**
+   * One transaction holding the key: the response kept for it when there is one (409 while another request
+   * with the key runs); else what `attempt` gives, its answer kept with its changes. Without an answer
+   * nothing commits.
+   */
+  private once(
+    claim: Claim,
+    attempt: () => Promise<{ outcome: Outcome; answer?: { statusCode: number; body: unknown } }>,
+  ): Promise<Outcome> {
+    const { organisationId, key, fingerprint, now, expiresAt, response } = claim;
+    return this.database.requestTransaction(async (transaction) => {
+      const { claimed, kept } = await this.keys.claim(organisationId, key, now, transaction);
+      if (!claimed) {
+        response.setHeader('Retry-After', IN_FLIGHT_RETRY_AFTER_SECONDS);
+        throw new ConflictError('A request with this Idempotency-Key is still running; retry shortly');
+      }
+      if (kept) return { replay: kept };
+      const { outcome, answer } = await attempt();
+      if (answer) {
+        const keptResponse = { fingerprint, statusCode: answer.statusCode, body: JSON.stringify(answer.body) };
+        await this.keys.keep(organisationId, key, keptResponse, now, expiresAt, transaction);
+      }
+      return outcome;
+    });
   }
 
   /** A POST answers 201 unless its route declares another status. */
@@ -111,7 +126,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
     return this.reflector.get<number | undefined>(HTTP_CODE_METADATA, context.getHandler()) ?? HttpStatus.CREATED;
   }
 
-  private replay(kept: KeptResponse, fingerprint: string, response: Response): unknown {
+  private replay(kept: KeptResponse, { fingerprint, response }: Claim): unknown {
     if (kept.fingerprint !== fingerprint) throw new IdempotencyKeyReusedError();
     response.setHeader(IDEMPOTENCY_REPLAYED_HEADER, 'true');
     const body = JSON.parse(kept.body) as unknown;
