@@ -27,14 +27,17 @@ describe('idleConnectionSweep', () => {
     await new Promise((resolve) => setImmediate(resolve)); // the server sees the connection
     return socket;
   };
+  const requestAndAnswer = async (socket: Socket): Promise<void> => {
+    const answered = once(socket, 'data');
+    socket.write('GET / HTTP/1.1\r\nHost: x\r\n\r\n');
+    await answered;
+  };
 
   it('leaves a new connection one sweep to send its request, then serves it', async () => {
     const socket = await open();
     const sweep = idleConnectionSweep(server);
     sweep();
-    const answered = once(socket, 'data');
-    socket.write('GET / HTTP/1.1\r\nHost: x\r\n\r\n');
-    await answered;
+    await requestAndAnswer(socket);
     sweep();
     expect(socket.destroyed).toBe(false);
   });
@@ -44,9 +47,7 @@ describe('idleConnectionSweep', () => {
     const talking = await open();
     const sweep = idleConnectionSweep(server);
     sweep();
-    const answered = once(talking, 'data');
-    talking.write('GET / HTTP/1.1\r\nHost: x\r\n\r\n');
-    await answered;
+    await requestAndAnswer(talking);
     const silentClosed = once(silent, 'close');
     sweep();
     await silentClosed;
