@@ -1,9 +1,11 @@
 import { Body, Controller, Delete, Get, HttpStatus, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { EntityManager } from 'typeorm';
 import { OrgId } from '../auth/org-id.decorator';
 import { ApiEnvelope, ApiErrors } from '../common/openapi/api-envelope.decorators';
 import { Page } from '../common/pagination';
 import { ParseIdPipe } from '../common/uuid';
+import { RequestTransaction } from '../database/request-transaction';
 import { CreateEmployeeDto } from './dto/create-employee.dto';
 import { DeactivatedEmployeeResponse, EmployeeDetailResponse, EmployeeResponse } from './dto/employee.response';
 import { ListEmployeesQuery } from './dto/list-employees.query';
@@ -29,8 +31,12 @@ export class EmployeesController {
   @ApiOperation({ summary: 'Create an employee (emits employee.created)' })
   @ApiEnvelope(EmployeeResponse, { status: HttpStatus.CREATED })
   @ApiErrors(400, 409)
-  create(@OrgId() organisationId: string, @Body() body: CreateEmployeeDto): Promise<EmployeeResponse> {
-    return this.employees.create(organisationId, body);
+  create(
+    @OrgId() organisationId: string,
+    @Body() body: CreateEmployeeDto,
+    @RequestTransaction() transaction?: EntityManager,
+  ): Promise<EmployeeResponse> {
+    return this.employees.create(organisationId, body, transaction);
   }
 
   @Get(':id')

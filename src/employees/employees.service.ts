@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
 import { NotFoundError } from '../common/errors';
 import { toDateOrNull } from '../common/iso-date-time';
 import { Page } from '../common/pagination';
@@ -37,7 +38,11 @@ export class EmployeesService {
     return toEmployeeDetailResponse(detail);
   }
 
-  async create(organisationId: string, input: CreateEmployeeDto): Promise<EmployeeResponse> {
+  async create(
+    organisationId: string,
+    input: CreateEmployeeDto,
+    transaction?: EntityManager,
+  ): Promise<EmployeeResponse> {
     const now = new Date();
     const employee: Employee = {
       id: newId(),
@@ -60,7 +65,7 @@ export class EmployeesService {
       const response = toEmployeeResponse(employee);
       await this.events.publish(manager, organisationId, 'employee.created', response, now);
       return response;
-    });
+    }, transaction);
   }
 
   /** Emits employee.updated, then employee.deactivated when the change sets leftAt on an active employee. */

@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import type { EntityManager } from 'typeorm';
+import { Database } from '../database/database';
+import { EventsRepository } from './events.repository';
 
 /**
  * The payload (`data`) of each event the service emits, as docs/api-decisions.md maps them. Empty here:
@@ -25,22 +27,30 @@ const EVERY_EVENT_NAME: Record<DomainEventName, true> = {
 export const DOMAIN_EVENT_NAMES = Object.keys(EVERY_EVENT_NAME) as readonly DomainEventName[];
 
 export interface DomainEvent<K extends DomainEventName = DomainEventName> {
+  /** The id of the recorded event: the row in `events`, and the webhook-id of its deliveries. */
+  id: string;
   name: K;
   organisationId: string;
   occurredAt: Date;
   data: DomainEventMap[K];
+  /** When the event was recorded. */
+  recordedAt: Date;
   /** The transaction of the change: listeners write with it, so they commit or roll back with the change. */
   manager: EntityManager;
 }
 
-/** Emits domain events inside the writing transaction and waits for every listener. */
+/** Records domain events in the event store inside the writing transaction, then emits them to the listeners. */
 @Injectable()
 export class DomainEvents {
-  constructor(private readonly emitter: EventEmitter2) {}
+  constructor(
+    private readonly emitter: EventEmitter2,
+    private readonly database: Database,
+    private readonly events: EventsRepository,
+  ) {}
 
   /**
-   * Publishes with the change's transaction; outside one, the listeners' writes (the webhook outbox)
-   * could commit without the change or the change without them, so it refuses.
+   * Publishes with the change's transaction; outside one, the event and the listeners' writes (the webhook
+   * outbox) could commit without the change or the change without them, so it refuses.
    */
   async publish<K extends DomainEventName>(
     manager: EntityManager,
@@ -49,10 +59,11 @@ export class DomainEvents {
     data: DomainEventMap[K],
     occurredAt: Date = new Date(),
   ): Promise<void> {
-    if (manager.queryRunner?.isTransactionActive !== true) {
+    if (!this.database.inTransaction(manager)) {
       throw new Error(`Domain event ${name} published outside a transaction`);
     }
-    const event: DomainEvent<K> = { name, organisationId, occurredAt, data, manager };
+    const { id, createdAt } = await this.events.record(organisationId, { name, occurredAt, data }, manager);
+    const event: DomainEvent<K> = { id, name, organisationId, occurredAt, data, recordedAt: createdAt, manager };
     await this.emitter.emitAsync(name, event);
   }
 }

@@ -5,6 +5,6 @@ import { IdempotencyInterceptor } from './idempotency.interceptor';
 
 @Module({
   providers: [IdempotencyKeysRepository, IdempotencyInterceptor, IdempotencyKeysRetentionStep],
-  exports: [IdempotencyInterceptor, IdempotencyKeysRetentionStep],
+  exports: [IdempotencyInterceptor],
 })
 export class IdempotencyModule {}

@@ -1,10 +1,12 @@
 import { Body, Controller, Delete, Get, HttpStatus, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { EntityManager } from 'typeorm';
 import { OrgId } from '../auth/org-id.decorator';
 import { DeletedResponse } from '../common/dto/deleted.response';
 import { ApiEnvelope, ApiErrors } from '../common/openapi/api-envelope.decorators';
 import { Page } from '../common/pagination';
 import { ParseIdPipe } from '../common/uuid';
+import { RequestTransaction } from '../database/request-transaction';
 import { CreateSkillDto } from './dto/create-skill.dto';
 import { ListSkillsQuery } from './dto/list-skills.query';
 import { SkillDetailResponse, SkillResponse } from './dto/skill.response';
@@ -30,8 +32,12 @@ export class SkillsController {
   @ApiOperation({ summary: 'Create a skill (scale defaults: NUMERIC, 0 to 5)' })
   @ApiEnvelope(SkillResponse, { status: HttpStatus.CREATED })
   @ApiErrors(400, 409)
-  create(@OrgId() organisationId: string, @Body() body: CreateSkillDto): Promise<SkillResponse> {
-    return this.skills.create(organisationId, body);
+  create(
+    @OrgId() organisationId: string,
+    @Body() body: CreateSkillDto,
+    @RequestTransaction() transaction?: EntityManager,
+  ): Promise<SkillResponse> {
+    return this.skills.create(organisationId, body, transaction);
   }
 
   @Get(':id')

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
 import { DeletedResponse } from '../common/dto/deleted.response';
 import { ConflictError, ValidationError } from '../common/errors';
 import { Page } from '../common/pagination';
@@ -29,7 +30,7 @@ export class SkillsService {
     return { ...toSkillResponse(skill), employeeCount };
   }
 
-  async create(organisationId: string, input: CreateSkillDto): Promise<SkillResponse> {
+  async create(organisationId: string, input: CreateSkillDto, transaction?: EntityManager): Promise<SkillResponse> {
     const now = new Date();
     const skill: Skill = {
       id: newId(),
@@ -43,7 +44,7 @@ export class SkillsService {
       updatedAt: now,
     };
     assertScale(skill);
-    await this.skills.insert(organisationId, skill);
+    await this.skills.insert(organisationId, skill, transaction);
     return toSkillResponse(skill);
   }
 

@@ -6,6 +6,7 @@ import { WebhookDispatcher } from './webhook-dispatcher';
 import { WebhookEndpointsRepository } from './webhook-endpoints.repository';
 import { WebhookOutboxListener } from './webhook-outbox.listener';
 import { WebhookSecrets } from './webhook-secrets';
+import { WebhookSecretsRetentionStep } from './webhook-secrets.retention';
 import { WebhookSender } from './webhook-sender';
 import { WebhooksController } from './webhooks.controller';
 import { WebhooksService } from './webhooks.service';
@@ -22,6 +23,7 @@ import { WebhooksService } from './webhooks.service';
     WebhookCommitWatcher,
     WebhookOutboxListener,
     DeliveryNotificationListener,
+    WebhookSecretsRetentionStep,
   ],
   exports: [WebhookDispatcher, DeliveryNotificationListener, WebhookEndpointsRepository],
 })
