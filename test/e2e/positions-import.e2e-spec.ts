@@ -388,7 +388,7 @@ describe('positions import command', () => {
     expect(result.code).toBe(1);
     const { error } = onlyJsonObject(result.stdout) as { error: { message: string } };
     expect(error.message).toContain('[1].status must be one of OPEN, IN_PROGRESS, FILLED, CLOSED');
-    expect(error.message).toContain('[1].mustBeFilledBy must be an ISO 8601 date-time');
+    expect(error.message).toContain('[1].mustBeFilledBy must be an ISO 8601 date or date-time');
     expect(await countPositions(tenant.organisationId)).toBe(0);
   });
 

@@ -1,4 +1,5 @@
 import { FieldError } from '../../common/errors';
+import { parseIsoDateTime, toDateOrNull } from '../../common/iso-date-time';
 import { Skill } from '../../skills/entities/skill.entity';
 import { DesiredPosition } from './import-plan';
 import { PositionEntry, problem, throwIfAny } from './positions-file';
@@ -61,7 +62,7 @@ function referenceProblems(entry: PositionEntry, path: string, known: KnownRefer
   return problems;
 }
 
-/** Only for an entry whose references referenceProblems found known. */
+/** Only for an entry whose references referenceProblems found known and whose dates the file's validation checked. */
 function toDesiredPosition(entry: PositionEntry, known: KnownReferences): DesiredPosition {
   const employeeId = (personnelNumber: string) => known.employeeIdByPersonnelNumber.get(personnelNumber)!;
   return {
@@ -70,7 +71,7 @@ function toDesiredPosition(entry: PositionEntry, known: KnownReferences): Desire
     description: entry.description ?? null,
     department: entry.department ?? null,
     status: entry.status,
-    mustBeFilledBy: entry.mustBeFilledBy ? new Date(entry.mustBeFilledBy) : null,
+    mustBeFilledBy: toDateOrNull(entry.mustBeFilledBy) ?? null,
     replacesEmployeeId: entry.replacesPersonnelNumber ? employeeId(entry.replacesPersonnelNumber) : null,
     requiredSkills: entry.requiredSkills.map(({ skillName, minimumRating }) => ({
       skillId: known.skillByLowerName.get(skillName.toLowerCase())!.id,
@@ -78,7 +79,7 @@ function toDesiredPosition(entry: PositionEntry, known: KnownReferences): Desire
     })),
     replacements: entry.possibleReplacements.map(({ candidatePersonnelNumber, readyAt, status }) => ({
       candidateEmployeeId: employeeId(candidatePersonnelNumber),
-      readyAt: new Date(readyAt),
+      readyAt: parseIsoDateTime(readyAt)!,
       status,
     })),
   };
