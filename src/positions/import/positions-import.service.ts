@@ -52,7 +52,7 @@ export class PositionsImportService {
   async import(organisationId: string, entries: PositionEntry[]): Promise<ImportSummary> {
     return this.database.transaction(async (manager) => {
       await this.positions.lockImports(organisationId, manager);
-      const desired = await this.resolveReferences(organisationId, entries, manager);
+      const desired = await this.desiredPositions(organisationId, entries, manager);
       const stored = await this.positions.findStoredByRefs(
         organisationId,
         desired.map((each) => each.ref),
@@ -71,15 +71,14 @@ export class PositionsImportService {
   }
 
   /** The file's positions with their references turned into ids: two queries, whatever the file's size. */
-  private async resolveReferences(
+  private async desiredPositions(
     organisationId: string,
     entries: PositionEntry[],
     manager: EntityManager,
   ): Promise<DesiredPosition[]> {
-    const personnelNumbers = referencedPersonnelNumbers(entries);
     const employeeIdByPersonnelNumber = await this.employees.idsByPersonnelNumber(
       organisationId,
-      personnelNumbers,
+      referencedPersonnelNumbers(entries),
       manager,
     );
     const skillByLowerName = await this.skills.findByLowerNames(organisationId, referencedSkillNames(entries), manager);
