@@ -109,7 +109,7 @@ export class PositionsRepository {
       `SELECT rs.position_id AS "positionId", rs.skill_id AS "skillId", s.name AS "skillName",
               rs.minimum_rating AS "minimumRating"
          FROM position_required_skills rs
-         JOIN skills s ON s.id = rs.skill_id
+         JOIN skills s ON s.organisation_id = rs.organisation_id AND s.id = rs.skill_id
         WHERE rs.organisation_id = $1 AND rs.position_id = ANY($2::uuid[])
         ORDER BY ${bySkillName('s.name', 's.id')}`,
       [organisationId, positionIds],
@@ -124,7 +124,7 @@ export class PositionsRepository {
       `SELECT r.id, r.ready_at AS "readyAt", r.status,
               json_build_object('id', e.id, 'firstName', e.first_name, 'lastName', e.last_name) AS candidate
          FROM position_replacements r
-         JOIN employees e ON e.id = r.candidate_employee_id
+         JOIN employees e ON e.organisation_id = r.organisation_id AND e.id = r.candidate_employee_id
         WHERE r.organisation_id = $1 AND r.position_id = $2
         ORDER BY r.ready_at, r.id`,
       [organisationId, positionId],
