@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { EventsModule } from '../events/events.module';
 import { DeliveryNotificationListener } from './delivery-notification.listener';
 import { WebhookCommitWatcher } from './webhook-commit-watcher';
 import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
@@ -11,7 +12,9 @@ import { WebhookSender } from './webhook-sender';
 import { WebhooksController } from './webhooks.controller';
 import { WebhooksService } from './webhooks.service';
 
+/** Deliveries of the events the event store (EventsModule) records, and the webhook endpoints. */
 @Module({
+  imports: [EventsModule],
   controllers: [WebhooksController],
   providers: [
     WebhooksService,
