@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -49,6 +49,44 @@ describe('METRICS_PORT', () => {
     } finally {
       blocker.close();
       rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('the Grafana dashboard (deploy/grafana/skills-service.json)', () => {
+  interface Panel {
+    id: number;
+    title: string;
+    type: string;
+    datasource: { type: string; uid: string };
+    gridPos: { x: number; y: number; w: number; h: number };
+    targets: { refId: string; expr: string; datasource: { uid: string } }[];
+  }
+  const dashboard = JSON.parse(
+    readFileSync(join(__dirname, '..', '..', 'deploy', 'grafana', 'skills-service.json'), 'utf8'),
+  ) as {
+    uid: string;
+    title: string;
+    schemaVersion: number;
+    panels: Panel[];
+    templating: { list: { name: string; type: string; query: unknown }[] };
+  };
+
+  it('has what an import needs: uid, title, schema version, and a Prometheus data-source variable', () => {
+    expect(dashboard.uid).toMatch(/^[\w-]{1,40}$/);
+    expect(dashboard.title).toBe('Skills service');
+    expect(dashboard.schemaVersion).toBeGreaterThanOrEqual(36);
+    expect(dashboard.templating.list).toContainEqual(
+      expect.objectContaining({ name: 'datasource', type: 'datasource', query: 'prometheus' }),
+    );
+  });
+
+  it('queries every panel through the data-source variable, with unique panel ids', () => {
+    expect(new Set(dashboard.panels.map((panel) => panel.id)).size).toBe(dashboard.panels.length);
+    for (const panel of dashboard.panels) {
+      expect(panel.datasource).toEqual({ type: 'prometheus', uid: '${datasource}' });
+      expect(panel.targets.length).toBeGreaterThan(0);
+      for (const target of panel.targets) expect(target.datasource.uid).toBe('${datasource}');
     }
   });
 });
@@ -135,6 +173,24 @@ describeIfPostgres('metrics of the built server', () => {
     expect(samples(text, 'nodejs_eventloop_lag_seconds').size).toBe(1);
     expect(samples(text, 'process_resident_memory_bytes').size).toBe(1);
     expect(samples(text, 'process_cpu_seconds_total').size).toBe(1);
+  });
+
+  it('exports every series the Grafana dashboard and the example alert rules query', async () => {
+    const root = join(__dirname, '..', '..');
+    const queried = [
+      readFileSync(join(root, 'deploy', 'grafana', 'skills-service.json'), 'utf8'),
+      readFileSync(join(root, 'docs', 'operations.md'), 'utf8').split('### Example alert rules')[1],
+    ].join('\n');
+    const names = new Set(queried.match(/\b(?:http_server|db_client|webhook|rate_limit|nodejs|process)_[a-z0-9_]+/g));
+    expect(names.size).toBeGreaterThan(10);
+    const text = await scrape(metricsPort);
+    for (const name of names) {
+      const histogram = /^(.*)_(bucket|count|sum)$/.exec(name);
+      const declared =
+        new RegExp(`^# TYPE ${name} `, 'm').test(text) ||
+        (histogram !== null && text.includes(`# TYPE ${histogram[1]} histogram`));
+      expect({ name, declared }).toEqual({ name, declared: true });
+    }
   });
 
   it('answers 404 on the metrics port for anything but /metrics', async () => {
