@@ -13,11 +13,11 @@
  * Every request looks its key up in the database (no cache): the baseline does at least the service's work.
  * Env: DATABASE_URL, PORT (3901). Started by bench/run.ts; not part of the service.
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { createServer, IncomingMessage, ServerResponse } from 'node:http';
 import { escapeLiteral, Pool, PoolClient, QueryResult } from 'pg';
 import { v7 as uuidv7 } from 'uuid';
-import { requestFingerprint } from '../src/idempotency/request-fingerprint';
+import { fingerprintKey, requestFingerprint } from '../src/idempotency/request-fingerprint';
 
 /** The service's pool (POSTGRES_POOL_SIZE, src/runtime.ts): a smaller one would starve the baseline, not bound it. */
 const SERVICE_POOL_SIZE = 10;
@@ -194,6 +194,8 @@ async function rate(organisationId: string, employeeId: string, input: Record<st
 }
 
 const KEPT_FOR_MS = 24 * 60 * 60 * 1000;
+/** The service derives its fingerprint key from WEBHOOK_SECRET_KEY; any key costs the same HMAC. */
+const FINGERPRINT_KEY = fingerprintKey(randomBytes(32));
 
 interface Answer {
   status: number;
@@ -206,7 +208,7 @@ async function createEmployee(organisationId: string, input: Record<string, unkn
   if ([personnelNumber, firstName, lastName, businessEmail].some((field) => typeof field !== 'string')) {
     throw new HttpError(400, 'VALIDATION_ERROR');
   }
-  const fingerprint = requestFingerprint('POST', '/api/v1/employees', input);
+  const fingerprint = requestFingerprint(FINGERPRINT_KEY, 'POST', '/api/v1/employees', input);
   const now = new Date();
   // With a key, as the service's BatchedTransaction: the claim travels with BEGIN, the kept response with COMMIT.
   const opening = key === undefined ? [] : claimStatements(organisationId, key, now);
