@@ -2,7 +2,8 @@
  * The raw baseline: node:http + pg, no framework, no ORM, running the SQL the service runs for four
  * endpoints, so `npm run bench` can report the service as a fraction of what the database and Node allow.
  *
- *   GET  /api/v1/employees/:id          API-key lookup by hash, the employee, its skills with latest ratings
+ *   GET  /api/v1/employees/:id          API-key lookup by hash (then its expiry and scope), the employee,
+ *                                        its skills with latest ratings
  *   GET  /api/v1/employees?search=&page=&limit=   one page (employee_search trigram LIKE) + exact count
  *   POST /api/v1/employees/:id/ratings  one transaction: employee, skill (key share), person-skill upsert,
  *                                        rating insert, outbox rows for the subscribed endpoints
@@ -41,12 +42,16 @@ async function organisationOf(request: IncomingMessage): Promise<string> {
   const match = /^bearer +(\S+) *$/i.exec(request.headers.authorization ?? '');
   if (!match) throw new HttpError(401, 'UNAUTHORIZED');
   const hash = createHash('sha256').update(match[1]).digest('hex');
-  const { rows } = await pool.query<{ organisation_id: string }>(
-    'SELECT organisation_id FROM api_keys WHERE key_hash = $1 AND revoked_at IS NULL',
+  const { rows } = await pool.query<{ organisation_id: string; scopes: string[]; expires_at: Date | null }>(
+    'SELECT organisation_id, scopes, expires_at FROM api_keys WHERE key_hash = $1 AND revoked_at IS NULL',
     [hash],
   );
-  if (rows.length === 0) throw new HttpError(401, 'UNAUTHORIZED');
-  return rows[0].organisation_id;
+  const [key] = rows;
+  if (!key || (key.expires_at !== null && key.expires_at.getTime() <= Date.now())) {
+    throw new HttpError(401, 'UNAUTHORIZED');
+  }
+  if (!key.scopes.includes(request.method === 'GET' ? 'read' : 'write')) throw new HttpError(403, 'FORBIDDEN');
+  return key.organisation_id;
 }
 
 async function getEmployee(organisationId: string, id: string): Promise<unknown> {
