@@ -136,7 +136,8 @@ function canonicalScopes(scopes: readonly string[]): ApiScope[] {
   if (unknown.length > 0 || scopes.length === 0) {
     throw ValidationError.forField(
       'scopes',
-      `Scopes are one or more of ${API_SCOPES.join(', ')}${unknown.length > 0 ? `; unknown: ${unknown.join(', ')}` : ''}`,
+      `Scopes are one or more of ${API_SCOPES.join(', ')}` +
+        (unknown.length > 0 ? `; unknown: ${unknown.map((scope) => JSON.stringify(scope)).join(', ')}` : ''),
     );
   }
   return API_SCOPES.filter((scope) => scopes.includes(scope));
