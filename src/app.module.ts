@@ -17,6 +17,7 @@ import { EventsModule } from './events/events.module';
 import { EventsFeedModule } from './events/feed/events-feed.module';
 import { HealthModule } from './health/health.module';
 import { IdempotencyModule } from './idempotency/idempotency.module';
+import { MetricsModule } from './metrics/metrics.module';
 import { PositionsModule } from './positions/positions.module';
 import { RateLimitGuard } from './rate-limit/rate-limit.guard';
 import { RateLimitModule } from './rate-limit/rate-limit.module';
@@ -62,6 +63,7 @@ export class AppModule {
           entities: ENTITIES,
         }),
         DatabaseModule,
+        MetricsModule,
         EventEmitterModule.forRoot(),
         EventsModule,
         AuthModule,
@@ -72,7 +74,7 @@ export class AppModule {
         RootModule,
       ],
       // The order of checks (decisions.md): the rate limit, which counts requests with bad keys too, then the
-      // key, then the body; only then the ValidationPipe.
+      // key and its scope, then the body; only then the ValidationPipe.
       providers: [
         { provide: APP_GUARD, useExisting: RateLimitGuard },
         { provide: APP_GUARD, useClass: ApiKeyGuard },

@@ -2,6 +2,7 @@ import { Body, Controller, Delete, Get, HttpStatus, Param, Patch, Post, Query } 
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { EntityManager } from 'typeorm';
 import { OrgId } from '../auth/org-id.decorator';
+import { RequiresScope } from '../auth/scopes';
 import { ApiEnvelope, ApiErrors } from '../common/openapi/api-envelope.decorators';
 import { Page } from '../common/pagination';
 import { ParseIdPipe } from '../common/uuid';
@@ -15,6 +16,7 @@ import { EmployeesService } from './employees.service';
 const EmployeeId = () => Param('id', new ParseIdPipe('Employee'));
 
 @ApiTags('Employees')
+@RequiresScope('read', 'write')
 @Controller('employees')
 export class EmployeesController {
   constructor(private readonly employees: EmployeesService) {}

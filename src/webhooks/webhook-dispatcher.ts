@@ -1,5 +1,6 @@
 import { BeforeApplicationShutdown, Inject, Injectable, Logger } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../config/config';
+import { Metrics } from '../metrics/metrics';
 import { ClaimedDelivery, SettledDelivery, WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 import { WebhookSecrets } from './webhook-secrets';
 import { SendResult, WebhookSender } from './webhook-sender';
@@ -59,6 +60,7 @@ export class WebhookDispatcher implements BeforeApplicationShutdown {
     private readonly sender: WebhookSender,
     private readonly secrets: WebhookSecrets,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly metrics: Metrics,
   ) {
     this.outcomes = new OutcomeBatch((batch) => this.deliveries.settleMany(batch));
   }
@@ -156,6 +158,7 @@ export class WebhookDispatcher implements BeforeApplicationShutdown {
     } catch (error) {
       result = { outcome: 'failed', statusCode: null, error: `not sent: ${(error as Error).message}`, durationMs: 0 };
     }
+    this.metrics.deliveryFinished(result.outcome, result.durationMs);
     try {
       await this.outcomes.add({ id: delivery.id, result, at: new Date() });
     } catch (error) {

@@ -2,6 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, HttpStatus, Param, Post, Query
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { EntityManager } from 'typeorm';
 import { OrgId } from '../auth/org-id.decorator';
+import { RequiresScope } from '../auth/scopes';
 import { DeletedResponse } from '../common/dto/deleted.response';
 import { ApiEnvelope, ApiErrors } from '../common/openapi/api-envelope.decorators';
 import { PaginationQuery } from '../common/pagination';
@@ -18,6 +19,7 @@ const WebhookId = () => Param('id', new ParseIdPipe('Webhook'));
 const DeliveryId = () => Param('deliveryId', new ParseIdPipe('Webhook delivery'));
 
 @ApiTags('Webhooks')
+@RequiresScope('webhooks')
 @Controller('webhooks')
 export class WebhooksController {
   constructor(private readonly webhooks: WebhooksService) {}

@@ -15,6 +15,8 @@ export function testConfig(overrides: Partial<AppConfig> = {}): AppConfig {
   return {
     ...loadConfig({
       DATABASE_URL: databaseUrl,
+      // Set when the run goes through PgBouncer: LISTEN and the migration lock bypass it.
+      DATABASE_DIRECT_URL: process.env.TEST_DATABASE_DIRECT_URL,
       WEBHOOK_SECRET_KEY: TEST_WEBHOOK_SECRET_KEY,
       LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent',
       // High enough that no test meets it unless it means to.
@@ -51,7 +53,7 @@ export interface TestTenant {
 /** A fresh organisation with one key: each test file makes its own, so files never see each other's rows. */
 export async function createTenant(app: NestExpressApplication, name = 'Org'): Promise<TestTenant> {
   const organisation = await app.get(OrganisationsService).create(`${name} ${Math.random().toString(36).slice(2)}`);
-  const created = await app.get(ApiKeysService).create(organisation.id, 'test');
+  const created = await app.get(ApiKeysService).create(organisation.id, { name: 'test' });
   return { organisationId: organisation.id, key: created.key, keyId: created.id, bearer: `Bearer ${created.key}` };
 }
 

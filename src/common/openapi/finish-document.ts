@@ -27,6 +27,12 @@ import {
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
 type Method = (typeof METHODS)[number];
 
+/**
+ * The scope a secured operation needs (auth/scopes.ts's operationScope): passed in, since auth/ builds on
+ * common/ and common/ must not import it back.
+ */
+export type ScopeOf = (method: string, operation: OperationObject) => string | null;
+
 const TAG_DESCRIPTIONS: Record<string, string> = {
   Employees: 'The people of the organisation; deactivation is a soft delete.',
   'Employee skills': "An employee's skills, each with its latest rating.",
@@ -34,6 +40,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Skills: "The organisation's skills catalogue and each skill's rating scale.",
   Positions: 'Read only: positions come in through the `positions import` command.',
   Webhooks: 'Endpoints told of changes by signed POSTs, and their delivery log.',
+  Me: 'The organisation and the API key of the request.',
   Events: 'Every event the service emitted, kept EVENT_RETENTION_DAYS (30 by default), paged by cursor.',
   Service: 'Health checks and the description of the API itself; no key needed.',
 };
@@ -43,6 +50,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
  * or field needs nothing of its own (docs/api-decisions.md, "The OpenAPI document"):
  * - paths are relative to the server `/api/v1` (the spec's {base_url}); health checks name the host itself;
  * - every response carries `X-Request-Id` and, under /api/v1, the `X-RateLimit-*` headers;
+ * - an operation that needs a scope (the route's @RequiresScope) says which in its description and lists 403;
  * - every error every route shares is listed: 400 (query, body or header), 401 (with a key), 404 (a path
  *   id), 409 and 422 (`Idempotency-Key`, on every POST), 413 and 415 (a body), 429, 431 (headers too
  *   large), 500, 503 (the database);
@@ -50,7 +58,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
  * - request bodies show their defaults in the description, not as `default`, which generators read as
  *   "always present".
  */
-export function finishDocument(scanned: OpenAPIObject, apiPrefix: string): OpenAPIObject {
+export function finishDocument(scanned: OpenAPIObject, apiPrefix: string, scopeOf: ScopeOf): OpenAPIObject {
   // A copy, since the scanned schemas may share objects with the decorators' metadata, which other apps
   // read; as JSON, which is all a document is.
   const document = JSON.parse(JSON.stringify(scanned)) as OpenAPIObject;
@@ -65,7 +73,7 @@ export function finishDocument(scanned: OpenAPIObject, apiPrefix: string): OpenA
   for (const item of Object.values(apiPaths)) {
     for (const method of METHODS) {
       const operation = item[method];
-      if (operation) describeApiOperation(method, operation);
+      if (operation) describeApiOperation(method, operation, scopeOf);
     }
   }
   const schemas = { ...(document.components?.schemas ?? {}), ...SERVICE_SCHEMAS } as Record<string, SchemaObject>;
@@ -104,7 +112,7 @@ function errorResponseHeaders(status: number): HeaderUse[] {
   return ['X-Request-Id', ...API_RESPONSE_HEADERS.slice(1).map((name) => ({ name, sentWhen }))];
 }
 
-function describeApiOperation(method: Method, operation: OperationObject): void {
+function describeApiOperation(method: Method, operation: OperationObject, scopeOf: ScopeOf): void {
   const secured = operation.security?.length !== 0;
   const hasBody = method === 'post' || method === 'put' || method === 'patch';
   const parameters = (operation.parameters ?? []) as ParameterObject[];
@@ -115,9 +123,16 @@ function describeApiOperation(method: Method, operation: OperationObject): void 
   if (method === 'post' && secured)
     operation.parameters = [...parameters, { $ref: '#/components/parameters/IdempotencyKey' }];
 
+  const scope = secured ? scopeOf(method, operation) : null;
+  if (scope !== null) {
+    const requires = `Requires the \`${scope}\` scope.`;
+    operation.description = operation.description ? `${operation.description}\n\n${requires}` : requires;
+  }
+
   const statuses = new Set(Object.keys(operation.responses).map(Number));
   const shared = [
     400,
+    ...(scope !== null ? [403] : []),
     429,
     431,
     500,
