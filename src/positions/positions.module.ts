@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { EmployeesModule } from '../employees/employees.module';
 import { RatingsModule } from '../ratings/ratings.module';
 import { PositionsImportService } from './import/positions-import.service';
 import { PositionsController } from './positions.controller';
@@ -6,7 +7,7 @@ import { PositionsRepository } from './positions.repository';
 import { PositionsService } from './positions.service';
 
 @Module({
-  imports: [RatingsModule],
+  imports: [EmployeesModule, RatingsModule],
   controllers: [PositionsController],
   providers: [PositionsRepository, PositionsService, PositionsImportService],
   exports: [PositionsImportService],

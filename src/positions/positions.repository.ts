@@ -1,7 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager, In, ObjectLiteral, QueryDeepPartialEntity, SelectQueryBuilder } from 'typeorm';
 import { bySkillName } from '../common/latest-rating';
+import { PaginationQuery } from '../common/pagination';
 import { Database } from '../database/database';
+import { EmployeeFields } from '../employees/dto/employee.response';
+import { employeeColumns } from '../employees/employees.repository';
 import { Employee } from '../employees/entities/employee.entity';
 import { Skill } from '../skills/entities/skill.entity';
 import { ListPositionsQuery } from './dto/list-positions.query';
@@ -10,7 +13,7 @@ import { PositionReplacement } from './entities/position-replacement.entity';
 import { PositionRequiredSkill } from './entities/position-required-skill.entity';
 import { Position } from './entities/position.entity';
 import { StoredPosition } from './import/import-plan';
-import { RequiredSkill } from './skills-gap';
+import { gapToMinimumSql, RequiredSkill } from './skills-gap';
 
 /** Rows per INSERT, well under PostgreSQL's 65,535 bind parameters. */
 const INSERT_CHUNK = 1000;
@@ -210,6 +213,66 @@ export class PositionsRepository {
 
   async insertReplacements(organisationId: string, replacements: Row<PositionReplacement>[], manager?: EntityManager) {
     await this.insertInChunks(organisationId, PositionReplacement, replacements, manager);
+  }
+
+  /**
+   * One page of the organisation's employees ranked for the position: totalGap ascending, then matchedSkills
+   * descending, then employee id. Only the required skills' person_skills rows with a kept latest score are
+   * aggregated (an index-only range of person_skills_skill_score_idx per skill); every other employee has the
+   * totals of "no rating at all", so the page takes the first rows of the rated ones and of the others (in id
+   * order, from employees_organisation_id_idx) and merges them: it never reads or sorts all employees.
+   * Each rated skill moves an employee's totals away from the unrated ones by the difference of its gap, so
+   * the ranking is exact whatever the scores and minimums.
+   */
+  async rankCandidates(
+    organisationId: string,
+    positionId: string,
+    isActive: boolean,
+    query: PaginationQuery,
+    manager?: EntityManager,
+  ): Promise<EmployeeFields[]> {
+    const unrated = gapToMinimumSql('rs.minimum_rating', 'NULL');
+    const rated = gapToMinimumSql('rs.minimum_rating', 'ps.latest_score');
+    const activity = isActive ? 'e.left_at IS NULL' : 'e.left_at IS NOT NULL';
+    return this.database.manager(manager).query<EmployeeFields[]>(
+      `WITH required AS (
+         SELECT rs.skill_id, rs.minimum_rating FROM position_required_skills rs
+          WHERE rs.organisation_id = $1 AND rs.position_id = $2
+       ), nobody AS (
+         SELECT coalesce(sum(${unrated}), 0)::int AS total_gap, count(*) FILTER (WHERE ${unrated} = 0)::int AS matched
+           FROM required rs
+       ), rated AS (
+         SELECT ps.employee_id,
+                sum(${rated} - ${unrated})::int AS gap_change,
+                (count(*) FILTER (WHERE ${rated} = 0) - count(*) FILTER (WHERE ${unrated} = 0))::int AS matched_change
+           FROM required rs
+           JOIN person_skills ps
+             ON ps.organisation_id = $1 AND ps.skill_id = rs.skill_id AND ps.latest_score IS NOT NULL
+          GROUP BY ps.employee_id
+       ), ranked AS (
+         (SELECT e.id, n.total_gap + r.gap_change AS total_gap, n.matched + r.matched_change AS matched
+            FROM rated r
+            JOIN employees e ON e.organisation_id = $1 AND e.id = r.employee_id
+           CROSS JOIN nobody n
+           WHERE ${activity}
+           ORDER BY 2, 3 DESC, 1
+           LIMIT $3::bigint + $4::bigint)
+         UNION ALL
+         (SELECT e.id, n.total_gap, n.matched
+            FROM employees e
+           CROSS JOIN nobody n
+           WHERE e.organisation_id = $1 AND ${activity}
+             AND NOT EXISTS (SELECT 1 FROM rated r WHERE r.employee_id = e.id)
+           ORDER BY e.id
+           LIMIT $3::bigint + $4::bigint)
+       ), page AS (
+         SELECT id, total_gap, matched FROM ranked ORDER BY total_gap, matched DESC, id LIMIT $3 OFFSET $4
+       )
+       SELECT ${employeeColumns('e')}
+         FROM page JOIN employees e ON e.id = page.id
+        ORDER BY page.total_gap, page.matched DESC, page.id`,
+      [organisationId, positionId, query.limit, query.offset],
+    );
   }
 
   private async insertInChunks<T extends ObjectLiteral & { organisationId: string }>(
