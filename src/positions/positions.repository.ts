@@ -218,11 +218,12 @@ export class PositionsRepository {
   /**
    * One page of the organisation's employees ranked for the position: totalGap ascending, then matchedSkills
    * descending, then employee id. Only the required skills' person_skills rows with a kept latest score are
-   * aggregated (an index-only range of person_skills_skill_score_idx per skill); every other employee has the
-   * totals of "no rating at all", so the page takes the first rows of the rated ones and of the others (in id
-   * order, from employees_organisation_id_idx) and merges them: it never reads or sorts all employees.
-   * Each rated skill moves an employee's totals away from the unrated ones by the difference of its gap, so
-   * the ranking is exact whatever the scores and minimums.
+   * aggregated (an index-only range of person_skills_skill_score_idx per skill). Every other employee has the
+   * totals of "no rating at all" and so ties with the others: those come in id order from
+   * employees_organisation_id_idx, as far as the page needs, and the two ordered streams are merged, so no
+   * step reads or sorts all employees. The rated ones are checked against isActive one by one in rank order,
+   * for as many as the page takes. Each rated skill moves an employee's totals away from the unrated ones by
+   * the difference of its gap, so the ranking is exact whatever the scores and minimums.
    */
   async rankCandidates(
     organisationId: string,
@@ -231,38 +232,39 @@ export class PositionsRepository {
     query: PaginationQuery,
     manager?: EntityManager,
   ): Promise<EmployeeFields[]> {
-    const unrated = gapToMinimumSql('rs.minimum_rating', 'NULL');
-    const rated = gapToMinimumSql('rs.minimum_rating', 'ps.latest_score');
-    const activity = isActive ? 'e.left_at IS NULL' : 'e.left_at IS NOT NULL';
+    const gap = gapToMinimumSql('rs.minimum_rating', 'ps.latest_score');
+    const activity = (employee: string) => `${employee}.left_at IS ${isActive ? '' : 'NOT '}NULL`;
     return this.database.manager(manager).query<EmployeeFields[]>(
       `WITH required AS (
-         SELECT rs.skill_id, rs.minimum_rating FROM position_required_skills rs
+         SELECT rs.skill_id, rs.minimum_rating, ${gapToMinimumSql('rs.minimum_rating', 'NULL')} AS unrated_gap
+           FROM position_required_skills rs
           WHERE rs.organisation_id = $1 AND rs.position_id = $2
-       ), nobody AS (
-         SELECT coalesce(sum(${unrated}), 0)::int AS total_gap, count(*) FILTER (WHERE ${unrated} = 0)::int AS matched
+       ), unrated AS (
+         SELECT coalesce(sum(rs.unrated_gap), 0)::int AS total_gap,
+                count(*) FILTER (WHERE rs.unrated_gap = 0)::int AS matched
            FROM required rs
        ), rated AS (
          SELECT ps.employee_id,
-                sum(${rated} - ${unrated})::int AS gap_change,
-                (count(*) FILTER (WHERE ${rated} = 0) - count(*) FILTER (WHERE ${unrated} = 0))::int AS matched_change
+                sum(${gap} - rs.unrated_gap)::int AS gap_change,
+                sum((${gap} = 0)::int - (rs.unrated_gap = 0)::int)::int AS matched_change
            FROM required rs
            JOIN person_skills ps
              ON ps.organisation_id = $1 AND ps.skill_id = rs.skill_id AND ps.latest_score IS NOT NULL
           GROUP BY ps.employee_id
        ), ranked AS (
-         (SELECT e.id, n.total_gap + r.gap_change AS total_gap, n.matched + r.matched_change AS matched
-            FROM rated r
-            JOIN employees e ON e.organisation_id = $1 AND e.id = r.employee_id
-           CROSS JOIN nobody n
-           WHERE ${activity}
-           ORDER BY 2, 3 DESC, 1
+         (SELECT r.id, r.total_gap, r.matched
+            FROM (SELECT r.employee_id AS id, u.total_gap + r.gap_change AS total_gap,
+                         u.matched + r.matched_change AS matched
+                    FROM rated r CROSS JOIN unrated u
+                   ORDER BY 2, 3 DESC, 1) r
+           -- A scalar subquery, not a join: evaluated only for the rows the LIMIT reads.
+           WHERE (SELECT ${activity('e')} FROM employees e WHERE e.organisation_id = $1 AND e.id = r.id)
            LIMIT $3::bigint + $4::bigint)
          UNION ALL
-         (SELECT e.id, n.total_gap, n.matched
-            FROM employees e
-           CROSS JOIN nobody n
-           WHERE e.organisation_id = $1 AND ${activity}
-             AND NOT EXISTS (SELECT 1 FROM rated r WHERE r.employee_id = e.id)
+         (SELECT e.id, u.total_gap, u.matched
+            FROM employees e CROSS JOIN unrated u
+           -- NOT IN over a subquery is a hashed lookup, built once, whatever the number of rated employees.
+           WHERE e.organisation_id = $1 AND ${activity('e')} AND e.id NOT IN (SELECT r.employee_id FROM rated r)
            ORDER BY e.id
            LIMIT $3::bigint + $4::bigint)
        ), page AS (
