@@ -4,7 +4,9 @@ import { newId } from '../../src/common/uuid';
 import { EmployeeResponse } from '../../src/employees/dto/employee.response';
 import { Employee } from '../../src/employees/entities/employee.entity';
 import { CandidateResponse } from '../../src/positions/dto/candidate.response';
+import { ListCandidatesQuery } from '../../src/positions/dto/list-candidates.query';
 import { PositionDetailResponse } from '../../src/positions/dto/position.response';
+import { PositionsService } from '../../src/positions/positions.service';
 import { SkillEmployeeResponse } from '../../src/ratings/dto/skill-employee.response';
 import { PersonSkill } from '../../src/ratings/entities/person-skill.entity';
 import { Skill } from '../../src/skills/entities/skill.entity';
@@ -31,6 +33,16 @@ describe('skills-based search', () => {
       () => app,
       () => tenant,
     );
+  /** Counts the SQL statements `work` sends through the app's data source. */
+  async function countQueries(work: () => Promise<unknown>): Promise<number> {
+    const spy = jest.spyOn(dataSource.logger, 'logQuery');
+    try {
+      await work();
+      return spy.mock.calls.length;
+    } finally {
+      spy.mockRestore();
+    }
+  }
   const ids = (body: { data: Array<{ employee: { id: string } }> }) => body.data.map((row) => row.employee.id);
 
   /** Every employee of the tenant as GET /employees returns it, by id. */
@@ -388,6 +400,24 @@ describe('skills-based search', () => {
         .sort();
       expect(ids(response.body)).toEqual(active);
       for (const row of response.body.data) expect(row).toMatchObject({ totalGap: 0, matchedSkills: 0, skillsGap: [] });
+    });
+
+    it('costs the same number of queries whatever the page holds (no N+1)', async () => {
+      const service = app.get(PositionsService);
+      const query = Object.assign(new ListCandidatesQuery(), { limit: 100 });
+      const small = await createTenant(app);
+      const smallFixtures = new PositionsFixtures(dataSource, small.organisationId);
+      await smallFixtures.employee();
+      const smallPosition = await smallFixtures.position({
+        requiredSkills: [{ skill: await smallFixtures.skill('Solo'), minimumRating: 1 }],
+      });
+      const smallCount = await countQueries(() => service.candidates(small.organisationId, smallPosition.id, query));
+      const largeCount = await countQueries(async () => {
+        const page = await service.candidates(tenant.organisationId, positionId, query);
+        expect(page.items).toHaveLength(8);
+      });
+      // The position, its required skills, the ranked page, the employee count, the page's latest scores.
+      expect({ smallCount, largeCount }).toEqual({ smallCount: 5, largeCount: 5 });
     });
 
     it('answers an empty page for an organisation without employees', async () => {
