@@ -1,5 +1,5 @@
 import { NestExpressApplication } from '@nestjs/platform-express';
-import { DataSource } from 'typeorm';
+import { DataSource, QueryRunner } from 'typeorm';
 import { newId } from '../../src/common/uuid';
 import { EmployeeResponse } from '../../src/employees/dto/employee.response';
 import { Employee } from '../../src/employees/entities/employee.entity';
@@ -242,6 +242,39 @@ describe('skills-based search', () => {
         `/employees/${cook.id}`,
       );
       expect(detail.body.data.skills[0].latestRating.score).toBe(2);
+    });
+    it('keeps the newest rating when an older one commits after it, concurrently', async () => {
+      const own = await createTenant(app);
+      const ownFixtures = new PositionsFixtures(dataSource, own.organisationId);
+      const cooking = await ownFixtures.skill('Cooking');
+      const cook = await ownFixtures.employee();
+      const first = await ownFixtures.rating(cook, cooking, 1, new Date('2025-01-01T00:00:00.000Z'));
+      const insert = (runner: QueryRunner, score: number, createdAt: string) =>
+        runner.query(
+          `INSERT INTO ratings (id, organisation_id, person_skill_id, employee_id, skill_id, score, rating_type, created_at)
+           VALUES ($1, $2, $3, $4, $5, $6, 'MANAGER_EVALUATION', $7)`,
+          [newId(), own.organisationId, first.personSkillId, cook.id, cooking.id, score, createdAt],
+        );
+      const newer = dataSource.createQueryRunner();
+      const older = dataSource.createQueryRunner();
+      try {
+        await newer.startTransaction();
+        await older.startTransaction();
+        await insert(newer, 5, '2025-09-01T00:00:00.000Z');
+        // Waits on the link row the newer rating updated, then finds it newer than itself.
+        const waiting = insert(older, 2, '2025-05-01T00:00:00.000Z');
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        await newer.commitTransaction();
+        await waiting;
+        await older.commitTransaction();
+      } finally {
+        await newer.release();
+        await older.release();
+      }
+      const response = await client(own).get<SkillEmployeeResponse[]>(`/skills/${cooking.id}/employees`).expect(200);
+      expect(response.body.data.map((row) => [row.latestRating?.score, row.latestRating?.createdAt])).toEqual([
+        [5, '2025-09-01T00:00:00.000Z'],
+      ]);
     });
   });
 
