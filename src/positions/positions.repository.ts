@@ -288,8 +288,7 @@ export class PositionsRepository {
    * aggregated (an index-only range of person_skills_skill_score_idx per skill). Every other employee has the
    * totals of "no rating at all" and so ties with the others: those come in id order from
    * employees_organisation_id_idx, as far as the page needs, and the two ordered streams are merged, so no
-   * step reads or sorts all employees. The rated ones are checked against isActive one by one in rank order,
-   * for as many as the page takes. Each rated skill moves an employee's totals away from the unrated ones by
+   * step reads or sorts all employees. Each rated skill moves an employee's totals away from the unrated ones by
    * the difference of its gap, so the ranking is exact whatever the scores and minimums.
    */
   async rankCandidates(
@@ -300,7 +299,6 @@ export class PositionsRepository {
     manager?: EntityManager,
   ): Promise<EmployeeFields[]> {
     const gap = gapToMinimumSql('rs.minimum_rating', 'ps.latest_score');
-    const activity = (employee: string) => `${employee}.left_at IS ${isActive ? '' : 'NOT '}NULL`;
     return this.database.manager(manager).query<EmployeeFields[]>(
       `WITH required AS (
          SELECT rs.skill_id, rs.minimum_rating, ${gapToMinimumSql('rs.minimum_rating', 'NULL')} AS unrated_gap
@@ -319,19 +317,18 @@ export class PositionsRepository {
              ON ps.organisation_id = $1 AND ps.skill_id = rs.skill_id AND ps.latest_score IS NOT NULL
           GROUP BY ps.employee_id
        ), ranked AS (
-         (SELECT r.id, r.total_gap, r.matched
-            FROM (SELECT r.employee_id AS id, u.total_gap + r.gap_change AS total_gap,
-                         u.matched + r.matched_change AS matched
-                    FROM rated r CROSS JOIN unrated u
-                   ORDER BY 2, 3 DESC, 1) r
-           -- A scalar subquery, not a join: evaluated only for the rows the LIMIT reads.
-           WHERE (SELECT ${activity('e')} FROM employees e WHERE e.organisation_id = $1 AND e.id = r.id)
+         (SELECT r.employee_id AS id, u.total_gap + r.gap_change AS total_gap, u.matched + r.matched_change AS matched
+            FROM rated r CROSS JOIN unrated u
+           -- Checked against the deactivated ones (employees_inactive_idx), usually few: a small hash, then a top-N sort.
+           WHERE ${isActive ? 'NOT ' : ''}EXISTS (SELECT 1 FROM employees f
+                  WHERE f.organisation_id = $1 AND f.id = r.employee_id AND f.left_at IS NOT NULL)
+           ORDER BY 2, 3 DESC, 1
            LIMIT $3::bigint + $4::bigint)
          UNION ALL
          (SELECT e.id, u.total_gap, u.matched
             FROM employees e CROSS JOIN unrated u
-           -- NOT IN over a subquery is a hashed lookup, built once, whatever the number of rated employees.
-           WHERE e.organisation_id = $1 AND ${activity('e')} AND e.id NOT IN (SELECT r.employee_id FROM rated r)
+           WHERE e.organisation_id = $1 AND e.left_at IS ${isActive ? '' : 'NOT '}NULL
+             AND NOT EXISTS (SELECT 1 FROM rated r WHERE r.employee_id = e.id)
            ORDER BY e.id
            LIMIT $3::bigint + $4::bigint)
        ), page AS (
