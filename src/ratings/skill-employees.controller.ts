@@ -1,6 +1,7 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { OrgId } from '../auth/org-id.decorator';
+import { RequiresScope } from '../auth/scopes';
 import { ApiEnvelope, ApiErrors } from '../common/openapi/api-envelope.decorators';
 import { Page } from '../common/pagination';
 import { ParseIdPipe } from '../common/uuid';
@@ -10,6 +11,7 @@ import { SkillEmployeesService } from './skill-employees.service';
 
 /** Who has a skill: served here, beside the person skills it reads, since skills/ may not import employees/. */
 @ApiTags('Skills')
+@RequiresScope('read')
 @Controller('skills/:id/employees')
 export class SkillEmployeesController {
   constructor(private readonly skillEmployees: SkillEmployeesService) {}
