@@ -30,7 +30,7 @@ interface DetailRow extends EmployeeFields {
  * The employees columns under the Employee entity's property names, so raw rows map with
  * toEmployeeResponse without TypeORM's entity hydration (pg already returns timestamptz as Date).
  */
-function employeeColumns(alias: string): string {
+export function employeeColumns(alias: string): string {
   return [
     `${alias}.id`,
     `${alias}.personnel_number AS "personnelNumber"`,
@@ -212,6 +212,11 @@ export class EmployeesRepository {
 
   async deactivate(organisationId: string, id: string, at: Date, manager?: EntityManager): Promise<void> {
     await this.database.manager(manager).update(Employee, { organisationId, id }, { leftAt: at, updatedAt: at });
+  }
+
+  /** How many employees the organisation has (only active or deactivated ones with isActive), from the kept counts. */
+  async countAll(organisationId: string, isActive?: boolean, manager?: EntityManager): Promise<number> {
+    return this.countFromCounter(organisationId, isActive, manager);
   }
 
   /**

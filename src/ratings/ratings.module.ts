@@ -6,11 +6,13 @@ import { EmployeeSkillsService } from './employee-skills.service';
 import { RatingsController } from './ratings.controller';
 import { RatingsRepository } from './ratings.repository';
 import { RatingsService } from './ratings.service';
+import { SkillEmployeesController } from './skill-employees.controller';
+import { SkillEmployeesService } from './skill-employees.service';
 
 @Module({
   imports: [EmployeesModule, SkillsModule],
-  controllers: [EmployeeSkillsController, RatingsController],
-  providers: [EmployeeSkillsService, RatingsService, RatingsRepository],
+  controllers: [EmployeeSkillsController, RatingsController, SkillEmployeesController],
+  providers: [EmployeeSkillsService, RatingsService, RatingsRepository, SkillEmployeesService],
   exports: [RatingsRepository],
 })
 export class RatingsModule {}
