@@ -1,0 +1,265 @@
+import { NestExpressApplication } from '@nestjs/platform-express';
+import { BulkItemResultResponse } from '../../src/common/bulk';
+import { EmployeeResponse } from '../../src/employees/dto/employee.response';
+import { apiClient } from '../support/api-client';
+import { createTenant, createTestApp, dataSourceOf, TestTenant } from '../support/app';
+import { EventRecorder } from '../support/event-recorder';
+import { createEmployee, unique } from '../support/people.factory';
+
+/** A valid POST /employees body with a fresh personnelNumber and businessEmail. */
+function employeeItem(fields: Record<string, unknown> = {}): Record<string, unknown> {
+  const number = unique('b');
+  return {
+    personnelNumber: number,
+    firstName: 'Ada',
+    lastName: 'Lovelace',
+    businessEmail: `${number}@example.com`,
+    ...fields,
+  };
+}
+
+describe('bulk upsert', () => {
+  let app: NestExpressApplication;
+  let tenant: TestTenant;
+  let events: EventRecorder;
+
+  beforeAll(async () => {
+    app = await createTestApp();
+    events = EventRecorder.attach(app);
+  });
+  beforeEach(async () => {
+    tenant = await createTenant(app);
+  });
+  afterAll(async () => {
+    events.detach();
+    await app.close();
+  });
+
+  const { get, post, call } = apiClient(
+    () => app,
+    () => tenant,
+  );
+
+  describe('POST /employees/bulk', () => {
+    it('creates unknown personnelNumbers and answers one result per item with the counts', async () => {
+      const items = [employeeItem(), employeeItem({ title: 'Analyst', isHRTeamMember: true })];
+      const response = await post<BulkItemResultResponse[]>('/employees/bulk', { items }).expect(200);
+      expect(response.body).toEqual({
+        success: true,
+        data: [
+          { index: 0, status: 'created', id: expect.any(String), error: null },
+          { index: 1, status: 'created', id: expect.any(String), error: null },
+        ],
+        meta: { created: 2, updated: 0, unchanged: 0, failed: 0 },
+      });
+      const second = await get<EmployeeResponse>(`/employees/${response.body.data[1].id}`).expect(200);
+      expect(second.body.data).toMatchObject({ ...items[1], gender: null, leftAt: null });
+      expect(events.of(tenant.organisationId)).toEqual([
+        expect.objectContaining({
+          name: 'employee.created',
+          data: expect.objectContaining({ id: response.body.data[0].id }),
+          inTransaction: true,
+        }),
+        expect.objectContaining({
+          name: 'employee.created',
+          data: expect.objectContaining({ id: response.body.data[1].id }),
+          inTransaction: true,
+        }),
+      ]);
+    });
+
+    it('changes a known personnelNumber as PATCH does, and an item with its current values is unchanged, without event or new updatedAt', async () => {
+      const known = await createEmployee(app, tenant, { title: 'Engineer' });
+      const same = await createEmployee(app, tenant);
+      events.clear(tenant.organisationId);
+      const response = await post<BulkItemResultResponse[]>('/employees/bulk', {
+        items: [
+          { personnelNumber: known.personnelNumber, title: 'Lead' },
+          { personnelNumber: same.personnelNumber, firstName: same.firstName, title: null },
+        ],
+      }).expect(200);
+      expect(response.body.data).toEqual([
+        { index: 0, status: 'updated', id: known.id, error: null },
+        { index: 1, status: 'unchanged', id: same.id, error: null },
+      ]);
+      expect(response.body.meta).toEqual({ created: 0, updated: 1, unchanged: 1, failed: 0 });
+      const changed = (await get<EmployeeResponse>(`/employees/${known.id}`).expect(200)).body.data;
+      expect(changed).toMatchObject({ title: 'Lead', firstName: known.firstName, createdAt: known.createdAt });
+      expect(changed.updatedAt > known.updatedAt).toBe(true);
+      expect((await get<EmployeeResponse>(`/employees/${same.id}`).expect(200)).body.data.updatedAt).toBe(
+        same.updatedAt,
+      );
+      expect(events.of(tenant.organisationId)).toEqual([
+        expect.objectContaining({
+          name: 'employee.updated',
+          data: expect.objectContaining({ id: known.id, title: 'Lead' }),
+        }),
+      ]);
+    });
+
+    it('deactivates with leftAt: employee.updated, then employee.deactivated, as PATCH', async () => {
+      const active = await createEmployee(app, tenant);
+      events.clear(tenant.organisationId);
+      const leftAt = '2026-03-01T12:00:00.000Z';
+      await post('/employees/bulk', { items: [{ personnelNumber: active.personnelNumber, leftAt }] }).expect(200);
+      expect(events.namesOf(tenant.organisationId)).toEqual(['employee.updated', 'employee.deactivated']);
+      expect(events.of(tenant.organisationId)[1].data).toMatchObject({ id: active.id, leftAt });
+      expect((await get<EmployeeResponse>(`/employees/${active.id}`).expect(200)).body.data.leftAt).toBe(leftAt);
+    });
+
+    it('fails only the bad items, with the error the single endpoint answers, and emits the others in item order', async () => {
+      const existing = await createEmployee(app, tenant);
+      events.clear(tenant.organisationId);
+      const first = employeeItem();
+      const last = employeeItem();
+      const response = await post<BulkItemResultResponse[]>('/employees/bulk', {
+        items: [
+          first,
+          employeeItem({ businessEmail: 'not an email' }),
+          employeeItem({ businessEmail: existing.businessEmail.toUpperCase() }),
+          employeeItem({ nickname: 'x' }),
+          42,
+          { personnelNumber: existing.personnelNumber, leftAt: 'yesterday' },
+          last,
+        ],
+      }).expect(200);
+      const [ok0, invalid, taken, unknownField, notObject, badPatch, ok6] = response.body.data;
+      expect(ok0).toMatchObject({ index: 0, status: 'created' });
+      expect(ok6).toMatchObject({ index: 6, status: 'created' });
+      expect(invalid).toEqual({
+        index: 1,
+        status: 'failed',
+        id: null,
+        error: {
+          code: 'VALIDATION_ERROR',
+          message: 'businessEmail must be an email',
+          details: [{ field: 'businessEmail', message: 'businessEmail must be an email' }],
+        },
+      });
+      expect(taken.error).toEqual({ code: 'CONFLICT', message: 'An employee with this businessEmail already exists' });
+      expect(unknownField.error).toMatchObject({
+        code: 'VALIDATION_ERROR',
+        details: [{ field: 'nickname', message: expect.any(String) }],
+      });
+      expect(notObject.error).toMatchObject({ code: 'VALIDATION_ERROR' });
+      expect(badPatch.error).toMatchObject({
+        code: 'VALIDATION_ERROR',
+        details: [{ field: 'leftAt', message: expect.any(String) }],
+      });
+      expect(response.body.meta).toEqual({ created: 2, updated: 0, unchanged: 0, failed: 5 });
+
+      // The single endpoint answers the same for the same body.
+      const single = await post(
+        '/employees',
+        employeeItem({ businessEmail: existing.businessEmail.toUpperCase() }),
+      ).expect(409);
+      expect(single.body.error).toEqual(taken.error);
+      expect(events.of(tenant.organisationId).map((event) => (event.data as EmployeeResponse).personnelNumber)).toEqual(
+        [first.personnelNumber, last.personnelNumber],
+      );
+      const list = await get<EmployeeResponse[]>('/employees?limit=100').expect(200);
+      expect(list.body.meta.total).toBe(3);
+    });
+
+    it('fails a second item with the same personnelNumber, or a businessEmail an earlier item took, with CONFLICT', async () => {
+      const item = employeeItem();
+      const response = await post<BulkItemResultResponse[]>('/employees/bulk', {
+        items: [
+          item,
+          { ...item, firstName: 'Other' },
+          employeeItem({ businessEmail: String(item.businessEmail).toUpperCase() }),
+        ],
+      }).expect(200);
+      expect(response.body.data.map((result) => [result.status, result.error?.code])).toEqual([
+        ['created', undefined],
+        ['failed', 'CONFLICT'],
+        ['failed', 'CONFLICT'],
+      ]);
+      const created = (await get<EmployeeResponse>(`/employees/${response.body.data[0].id}`).expect(200)).body.data;
+      expect(created.firstName).toBe('Ada');
+    });
+
+    it('isolates an item the database refuses: the others of the batch are written', async () => {
+      // The checks made before writing know only the items; the unique index refuses the taken businessEmail.
+      const existing = await createEmployee(app, tenant);
+      const other = await createEmployee(app, tenant);
+      const renamed = `${unique('free')}@example.com`;
+      const response = await post<BulkItemResultResponse[]>('/employees/bulk', {
+        items: [
+          { personnelNumber: existing.personnelNumber, businessEmail: renamed },
+          employeeItem(),
+          employeeItem({ businessEmail: other.businessEmail.toUpperCase() }),
+          employeeItem({ businessEmail: existing.businessEmail }),
+        ],
+      }).expect(200);
+      expect(response.body.data.map((result) => result.status)).toEqual(['updated', 'created', 'failed', 'created']);
+      expect(response.body.data[2].error).toEqual({
+        code: 'CONFLICT',
+        message: 'An employee with this businessEmail already exists',
+      });
+      expect((await get('/employees').expect(200)).body.meta.total).toBe(4);
+    });
+
+    it.each([
+      ['no items', []],
+      ['1,001 items', Array.from({ length: 1001 }, () => ({}))],
+    ])('refuses %s with 400 naming items', async (_label, items) => {
+      const response = await post('/employees/bulk', { items }).expect(400);
+      expect(response.body.error.code).toBe('VALIDATION_ERROR');
+      expect(response.body.error.details).toEqual([{ field: 'items', message: expect.stringMatching(/^items /) }]);
+    });
+
+    it('refuses a body without items, or with another field, with 400', async () => {
+      await post('/employees/bulk', {}).expect(400);
+      await post('/employees/bulk', { items: [employeeItem()], dryRun: true }).expect(400);
+    });
+
+    it('replays a request with the same Idempotency-Key without writing or emitting again', async () => {
+      const body = { items: [employeeItem(), employeeItem()] };
+      const first = await call('post', '/employees/bulk').set('Idempotency-Key', 'bulk-1').send(body).expect(200);
+      events.clear(tenant.organisationId);
+      const again = await call('post', '/employees/bulk').set('Idempotency-Key', 'bulk-1').send(body).expect(200);
+      expect(again.headers['idempotency-replayed']).toBe('true');
+      expect(again.body).toEqual(first.body);
+      expect(events.of(tenant.organisationId)).toEqual([]);
+      expect((await get('/employees').expect(200)).body.meta.total).toBe(2);
+    });
+
+    it('isolates a failing item also inside the transaction of an Idempotency-Key', async () => {
+      const existing = await createEmployee(app, tenant);
+      const response = await call('post', '/employees/bulk')
+        .set('Idempotency-Key', 'bulk-2')
+        .send({ items: [employeeItem(), employeeItem({ businessEmail: existing.businessEmail }), employeeItem()] })
+        .expect(200);
+      expect((response.body as { data: BulkItemResultResponse[] }).data.map((result) => result.status)).toEqual([
+        'created',
+        'failed',
+        'created',
+      ]);
+      expect((await get('/employees').expect(200)).body.meta.total).toBe(3);
+    });
+
+    it("never matches another organisation's employee: its personnelNumber creates one here", async () => {
+      const other = await createTenant(app, 'Other');
+      const theirs = await createEmployee(app, other);
+      const response = await post<BulkItemResultResponse[]>('/employees/bulk', {
+        items: [{ ...employeeItem(), personnelNumber: theirs.personnelNumber, businessEmail: theirs.businessEmail }],
+      }).expect(200);
+      expect(response.body.data[0]).toMatchObject({ status: 'created' });
+      expect(response.body.data[0].id).not.toBe(theirs.id);
+    });
+
+    it('records the events in the feed in item order, each with its delivery to a subscribed endpoint', async () => {
+      await post('/webhooks', { url: 'https://127.0.0.1:1/ping', events: ['employee.created'] }).expect(201);
+      const items = Array.from({ length: 5 }, () => employeeItem());
+      const response = await post<BulkItemResultResponse[]>('/employees/bulk', { items }).expect(200);
+      const feed = await get<{ id: string; event: string; data: EmployeeResponse }[]>('/events?limit=100').expect(200);
+      expect(feed.body.data.map((event) => event.data.id)).toEqual(response.body.data.map((result) => result.id));
+      const deliveries: { event_id: string }[] = await dataSourceOf(app).query(
+        `SELECT event_id FROM webhook_deliveries WHERE organisation_id = $1 ORDER BY event_id`,
+        [tenant.organisationId],
+      );
+      expect(deliveries.map((delivery) => delivery.event_id)).toEqual(feed.body.data.map((event) => event.id));
+    });
+  });
+});
