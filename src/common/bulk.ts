@@ -187,3 +187,43 @@ export function ApiBulk(model: Type<unknown>, example: { request: object; respon
     }),
   );
 }
+
+/** A valid upsert item's change, before it is written: `before` is null for a resource the item creates. */
+export interface PlannedChange<T> {
+  outcome: BulkItemOutcome;
+  before: T | null;
+  after: T;
+}
+
+/** How a feature writes its changes: all at once (updates, then creates), or one. */
+export interface ChangeWriter<T> {
+  many(updates: T[], creates: T[]): Promise<void>;
+  one(change: PlannedChange<T>): Promise<void>;
+}
+
+/**
+ * Writes the changes set-based, in a savepoint; when the database refuses that (an AppError: a unique index),
+ * writes them one by one in item order, each in a savepoint, failing only the items it refuses. Marks the
+ * written items created or updated and answers them, in item order.
+ */
+export async function writeChanges<T extends { id: string }>(
+  manager: EntityManager,
+  planned: PlannedChange<T>[],
+  writer: ChangeWriter<T>,
+): Promise<PlannedChange<T>[]> {
+  const updates = planned.filter((change) => change.before !== null).map((change) => change.after);
+  const creates = planned.filter((change) => change.before === null).map((change) => change.after);
+  try {
+    await inSavepoint(manager, () => writer.many(updates, creates));
+  } catch (error) {
+    if (!(error instanceof AppError)) throw error;
+    for (const change of planned) {
+      await inSavepoint(manager, () => writer.one(change)).catch((failure: unknown) =>
+        failItemOn(change.outcome, failure),
+      );
+    }
+  }
+  const written = planned.filter((change) => change.outcome.pending);
+  for (const { outcome, before, after } of written) outcome.succeed(before ? 'updated' : 'created', after.id);
+  return written;
+}

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { BulkItemOutcome, BulkResult, failItemOn, inSavepoint, validateItem } from '../common/bulk';
-import { AppError, ConflictError } from '../common/errors';
+import { BulkItemOutcome, BulkResult, failItemOn, PlannedChange, validateItem, writeChanges } from '../common/bulk';
+import { ConflictError } from '../common/errors';
 import { Database } from '../database/database';
 import { DomainEvents, PublishedEvent } from '../events/domain-events';
 import { CreateEmployeeDto } from './dto/create-employee.dto';
@@ -11,21 +11,14 @@ import { applyChanges, newEmployee, readsTheSame, updateEventNames } from './emp
 import { EMPLOYEE_UNIQUE_MESSAGES, EmployeesRepository } from './employees.repository';
 import { Employee } from './entities/employee.entity';
 
-/** A valid item's change, before it is written. */
-interface PlannedChange {
-  outcome: BulkItemOutcome;
-  /** The employee as it was; null for one the item creates. */
-  before: Employee | null;
-  after: Employee;
-}
+type Change = PlannedChange<Employee>;
 
 const DUPLICATE_PERSONNEL_NUMBER = 'An earlier item of this request has this personnelNumber';
 
 /**
  * POST /employees/bulk: each item is a POST or a PATCH, matched by personnelNumber, checked by the same DTOs
- * and rules as those, written with a few set-based statements in one transaction. Only when a write fails in
- * the database (a unique index) are the items written one by one, each in a savepoint, so only the failing
- * ones fail.
+ * and rules as those, written with a few set-based statements in one transaction (writeChanges: one by one,
+ * each in a savepoint, only when the database refuses the batch).
  */
 @Injectable()
 export class EmployeesBulkService {
@@ -56,8 +49,8 @@ export class EmployeesBulkService {
     outcomes: BulkItemOutcome[],
     byNumber: Map<string, Employee>,
     now: Date,
-  ): Promise<PlannedChange[]> {
-    const planned: PlannedChange[] = [];
+  ): Promise<Change[]> {
+    const planned: Change[] = [];
     const seenNumbers = new Set<string>();
     // The lower-case businessEmail of each employee after the earlier items: a second employee with one is 409.
     const emailOwners = new Map<string, string>();
@@ -92,37 +85,18 @@ export class EmployeesBulkService {
     return planned;
   }
 
-  /**
-   * Writes the changes set-based (updates first, so a businessEmail one frees is free for a new employee); when
-   * that fails on a unique index, writes them one by one in item order, each in a savepoint, failing only those
-   * the database refuses. Answers the changes written, in item order.
-   */
-  private async write(
-    organisationId: string,
-    planned: PlannedChange[],
-    manager: EntityManager,
-  ): Promise<PlannedChange[]> {
-    const updates = planned.filter((change) => change.before !== null).map((change) => change.after);
-    const creates = planned.filter((change) => change.before === null).map((change) => change.after);
-    try {
-      await inSavepoint(manager, async () => {
+  /** Updates go first, so a businessEmail one frees is free for an employee created in the same request. */
+  private write(organisationId: string, planned: Change[], manager: EntityManager): Promise<Change[]> {
+    return writeChanges(manager, planned, {
+      many: async (updates, creates) => {
         await this.employees.updateMany(organisationId, updates, manager);
         await this.employees.insertMany(organisationId, creates, manager);
-      });
-    } catch (error) {
-      if (!(error instanceof AppError)) throw error;
-      for (const change of planned) {
-        const { before, after } = change;
-        await inSavepoint(manager, () =>
-          before
-            ? this.employees.update(organisationId, after, manager)
-            : this.employees.insert(organisationId, after, manager),
-        ).catch((failure: unknown) => failItemOn(change.outcome, failure));
-      }
-    }
-    const applied = planned.filter((change) => change.outcome.pending);
-    for (const { outcome, before, after } of applied) outcome.succeed(before ? 'updated' : 'created', after.id);
-    return applied;
+      },
+      one: ({ before, after }) =>
+        before
+          ? this.employees.update(organisationId, after, manager)
+          : this.employees.insert(organisationId, after, manager),
+    });
   }
 }
 
@@ -133,7 +107,7 @@ function personnelNumberOf(item: unknown): string | undefined {
 }
 
 /** What POST (employee.created) or PATCH (employee.updated, maybe employee.deactivated) emits for the change. */
-function eventsOf({ before, after }: PlannedChange, now: Date): PublishedEvent[] {
+function eventsOf({ before, after }: Change, now: Date): PublishedEvent[] {
   const data = toEmployeeResponse(after);
   if (!before) return [{ name: 'employee.created', data, occurredAt: now }];
   return updateEventNames(before, after).map((name) => ({ name, data, occurredAt: now }));

@@ -1,10 +1,11 @@
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { BulkItemResultResponse } from '../../src/common/bulk';
 import { EmployeeResponse } from '../../src/employees/dto/employee.response';
+import { SkillResponse } from '../../src/skills/dto/skill.response';
 import { apiClient } from '../support/api-client';
 import { createTenant, createTestApp, dataSourceOf, TestTenant } from '../support/app';
 import { EventRecorder } from '../support/event-recorder';
-import { createEmployee, unique } from '../support/people.factory';
+import { createEmployee, createSkill, unique } from '../support/people.factory';
 
 /** A valid POST /employees body with a fresh personnelNumber and businessEmail. */
 function employeeItem(fields: Record<string, unknown> = {}): Record<string, unknown> {
@@ -35,7 +36,7 @@ describe('bulk upsert', () => {
     await app.close();
   });
 
-  const { get, post, call } = apiClient(
+  const { get, post, patch, call } = apiClient(
     () => app,
     () => tenant,
   );
@@ -260,6 +261,60 @@ describe('bulk upsert', () => {
         [tenant.organisationId],
       );
       expect(deliveries.map((delivery) => delivery.event_id)).toEqual(feed.body.data.map((event) => event.id));
+    });
+  });
+
+  describe('POST /skills/bulk', () => {
+    it('creates unknown names, changes a known one matched in any case, and leaves an equal one unchanged', async () => {
+      const known = await createSkill(app, tenant, { description: 'old' });
+      const same = await createSkill(app, tenant);
+      const name = unique('Skill');
+      const response = await post<BulkItemResultResponse[]>('/skills/bulk', {
+        items: [
+          { name, ratingScaleMax: 10 },
+          { name: known.name.toUpperCase(), description: 'new' },
+          { name: same.name, ratingScaleMin: 0 },
+        ],
+      }).expect(200);
+      expect(response.body.data).toEqual([
+        { index: 0, status: 'created', id: expect.any(String), error: null },
+        { index: 1, status: 'updated', id: known.id, error: null },
+        { index: 2, status: 'unchanged', id: same.id, error: null },
+      ]);
+      expect(response.body.meta).toEqual({ created: 1, updated: 1, unchanged: 1, failed: 0 });
+      const created = await get<SkillResponse>(`/skills/${response.body.data[0].id}`).expect(200);
+      expect(created.body.data).toMatchObject({
+        name,
+        ratingScaleMin: 0,
+        ratingScaleMax: 10,
+        ratingScaleType: 'NUMERIC',
+      });
+      const changed = await get<SkillResponse>(`/skills/${known.id}`).expect(200);
+      expect(changed.body.data).toMatchObject({ name: known.name.toUpperCase(), description: 'new' });
+      expect((await get<SkillResponse>(`/skills/${same.id}`).expect(200)).body.data.updatedAt).toBe(same.updatedAt);
+    });
+
+    it('fails a bad scale, a second item with the same name in any case, and an invalid item, alone', async () => {
+      const known = await createSkill(app, tenant, { ratingScaleMax: 5 });
+      const name = unique('Skill');
+      const response = await post<BulkItemResultResponse[]>('/skills/bulk', {
+        items: [
+          { name },
+          { name: name.toLowerCase() },
+          { name: known.name, ratingScaleMin: 6 },
+          { name: unique('Skill'), ratingScaleType: 'SLIDER' },
+          { name: unique('Skill') },
+        ],
+      }).expect(200);
+      expect(response.body.data.map((result) => [result.status, result.error?.code])).toEqual([
+        ['created', undefined],
+        ['failed', 'CONFLICT'],
+        ['failed', 'VALIDATION_ERROR'],
+        ['failed', 'VALIDATION_ERROR'],
+        ['created', undefined],
+      ]);
+      const single = await patch(`/skills/${known.id}`, { ratingScaleMin: 6 }).expect(400);
+      expect(response.body.data[2].error).toEqual(single.body.error);
     });
   });
 });
