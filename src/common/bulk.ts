@@ -13,8 +13,8 @@ export const BULK_MAX_ITEMS = 1000;
 export function BulkItems(itemModel: Type<unknown>, description: string) {
   return applyDecorators(
     ApiProperty({
-      type: 'array',
-      items: { $ref: getSchemaPath(itemModel) },
+      type: itemModel,
+      isArray: true,
       minItems: 1,
       maxItems: BULK_MAX_ITEMS,
       description,

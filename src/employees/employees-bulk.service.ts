@@ -37,7 +37,11 @@ export class EmployeesBulkService {
       const now = new Date();
       const planned = await this.plan(organisationId, items, outcomes, byNumber, now);
       const applied = await this.write(organisationId, planned, manager);
-      await this.events.publishMany(manager, organisationId, applied.flatMap((change) => eventsOf(change, now)));
+      await this.events.publishMany(
+        manager,
+        organisationId,
+        applied.flatMap((change) => eventsOf(change, now)),
+      );
     });
     return new BulkResult(outcomes.map((outcome) => outcome.toResponse()));
   }

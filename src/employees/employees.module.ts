@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
+import { EmployeesBulkService } from './employees-bulk.service';
 import { EmployeesController } from './employees.controller';
 import { EmployeesRepository } from './employees.repository';
-import { EmployeesBulkService } from './employees-bulk.service';
 import { EmployeesService } from './employees.service';
 
 @Module({

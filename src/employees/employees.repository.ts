@@ -204,6 +204,21 @@ export class EmployeesRepository {
     if (rows.length === 0) throw new NotFoundError('Employee');
   }
 
+  /** The id and personnelNumber of the organisation's employees with these ids or personnel numbers. */
+  async findReferences(
+    organisationId: string,
+    ids: string[],
+    personnelNumbers: string[],
+    manager?: EntityManager,
+  ): Promise<{ id: string; personnelNumber: string }[]> {
+    if (ids.length === 0 && personnelNumbers.length === 0) return [];
+    return this.database.manager(manager).query(
+      `SELECT id, personnel_number AS "personnelNumber" FROM employees
+        WHERE organisation_id = $1 AND (id = ANY ($2::uuid[]) OR personnel_number = ANY ($3::text[]))`,
+      [organisationId, ids, personnelNumbers],
+    );
+  }
+
   /** A personnelNumber or businessEmail (in any case) the organisation already has is 409. */
   async insert(organisationId: string, employee: Omit<Employee, 'organisationId'>, manager?: EntityManager) {
     await mapConstraintErrors(this.database.manager(manager).insert(Employee, { ...employee, organisationId }), {

@@ -8,7 +8,9 @@ export class DomainEventListenersCheck implements OnApplicationBootstrap {
   constructor(private readonly emitter: EventEmitter2) {}
 
   onApplicationBootstrap(): void {
-    const unheard = [...DOMAIN_EVENT_NAMES, DOMAIN_EVENT_BATCH].filter((name) => this.emitter.listeners(name).length === 0);
+    const unheard = [...DOMAIN_EVENT_NAMES, DOMAIN_EVENT_BATCH].filter(
+      (name) => this.emitter.listeners(name).length === 0,
+    );
     if (unheard.length > 0) throw new Error(`No listener for the domain events ${unheard.join(', ')}`);
   }
 }

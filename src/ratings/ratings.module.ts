@@ -3,14 +3,16 @@ import { EmployeesModule } from '../employees/employees.module';
 import { SkillsModule } from '../skills/skills.module';
 import { EmployeeSkillsController } from './employee-skills.controller';
 import { EmployeeSkillsService } from './employee-skills.service';
+import { RatingsBulkController } from './ratings-bulk.controller';
+import { RatingsBulkService } from './ratings-bulk.service';
 import { RatingsController } from './ratings.controller';
 import { RatingsRepository } from './ratings.repository';
 import { RatingsService } from './ratings.service';
 
 @Module({
   imports: [EmployeesModule, SkillsModule],
-  controllers: [EmployeeSkillsController, RatingsController],
-  providers: [EmployeeSkillsService, RatingsService, RatingsRepository],
-  exports: [RatingsRepository],
+  controllers: [EmployeeSkillsController, RatingsController, RatingsBulkController],
+  providers: [EmployeeSkillsService, RatingsService, RatingsBulkService, RatingsRepository],
+  exports: [RatingsRepository, RatingsBulkService],
 })
 export class RatingsModule {}

@@ -35,7 +35,9 @@ export class SkillsBulkService {
           await this.skills.insertMany(organisationId, creates, manager);
         },
         one: ({ before, after }) =>
-          before ? this.skills.update(organisationId, after, manager) : this.skills.insert(organisationId, after, manager),
+          before
+            ? this.skills.update(organisationId, after, manager)
+            : this.skills.insert(organisationId, after, manager),
       });
     });
     return new BulkResult(outcomes.map((outcome) => outcome.toResponse()));

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
+import { SkillsBulkService } from './skills-bulk.service';
 import { SkillsController } from './skills.controller';
 import { SkillsRepository } from './skills.repository';
-import { SkillsBulkService } from './skills-bulk.service';
 import { SkillsService } from './skills.service';
 
 @Module({

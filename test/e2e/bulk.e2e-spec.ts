@@ -1,6 +1,7 @@
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { BulkItemResultResponse } from '../../src/common/bulk';
 import { EmployeeResponse } from '../../src/employees/dto/employee.response';
+import { RatingResponse } from '../../src/ratings/dto/rating.response';
 import { SkillResponse } from '../../src/skills/dto/skill.response';
 import { apiClient } from '../support/api-client';
 import { createTenant, createTestApp, dataSourceOf, TestTenant } from '../support/app';
@@ -315,6 +316,113 @@ describe('bulk upsert', () => {
       ]);
       const single = await patch(`/skills/${known.id}`, { ratingScaleMin: 6 }).expect(400);
       expect(response.body.data[2].error).toEqual(single.body.error);
+    });
+  });
+
+  describe('POST /ratings/bulk', () => {
+    it('rates by personnelNumber and skillName or by ids, creating the employee skill, with skill.rated in item order', async () => {
+      const employee = await createEmployee(app, tenant);
+      const skill = await createSkill(app, tenant);
+      events.clear(tenant.organisationId);
+      const response = await post<BulkItemResultResponse[]>('/ratings/bulk', {
+        items: [
+          {
+            personnelNumber: employee.personnelNumber,
+            skillName: skill.name.toUpperCase(),
+            score: 2,
+            ratingType: 'SELF_ASSESMENT',
+          },
+          { employeeId: employee.id, skillId: skill.id, score: 4, ratingType: 'MANAGER_EVALUATION', comment: 'good' },
+        ],
+      }).expect(200);
+      expect(response.body.data).toEqual([
+        { index: 0, status: 'created', id: expect.any(String), error: null },
+        { index: 1, status: 'created', id: expect.any(String), error: null },
+      ]);
+      expect(response.body.meta).toEqual({ created: 2, updated: 0, unchanged: 0, failed: 0 });
+      const ratings = await get<RatingResponse[]>(`/employees/${employee.id}/ratings`).expect(200);
+      const byId = new Map(ratings.body.data.map((rating) => [rating.ratingId, rating]));
+      const first = byId.get(response.body.data[0].id!)!;
+      const second = byId.get(response.body.data[1].id!)!;
+      expect(first).toMatchObject({
+        skillId: skill.id,
+        skillName: skill.name,
+        score: 2,
+        ratingType: 'SELF_ASSESMENT',
+        comment: null,
+      });
+      expect(second).toMatchObject({ score: 4, comment: 'good', personSkillId: first.personSkillId });
+      expect(events.of(tenant.organisationId)).toEqual([
+        expect.objectContaining({ name: 'skill.rated', data: { employeeId: employee.id, rating: first } }),
+        expect.objectContaining({ name: 'skill.rated', data: { employeeId: employee.id, rating: second } }),
+      ]);
+    });
+
+    it("fails an unknown or another organisation's employee or skill with NOT_FOUND, without leaking it", async () => {
+      const employee = await createEmployee(app, tenant);
+      const skill = await createSkill(app, tenant);
+      const other = await createTenant(app, 'Other');
+      const theirEmployee = await createEmployee(app, other);
+      const theirSkill = await createSkill(app, other);
+      const rating = { score: 3, ratingType: 'MANAGER_EVALUATION' };
+      const response = await post<BulkItemResultResponse[]>('/ratings/bulk', {
+        items: [
+          { ...rating, employeeId: theirEmployee.id, skillId: skill.id },
+          { ...rating, employeeId: employee.id, skillId: theirSkill.id },
+          { ...rating, personnelNumber: theirEmployee.personnelNumber, skillName: skill.name },
+          { ...rating, employeeId: 'not-a-uuid', skillName: theirSkill.name },
+          { ...rating, employeeId: employee.id, skillId: skill.id },
+        ],
+      }).expect(200);
+      const notFound = (resource: string) => ({ code: 'NOT_FOUND', message: `${resource} not found` });
+      expect(response.body.data.map((result) => result.error)).toEqual([
+        notFound('Employee'),
+        notFound('Skill'),
+        notFound('Employee'),
+        notFound('Employee'),
+        null,
+      ]);
+      const single = await post(`/employees/${employee.id}/ratings`, { ...rating, skillId: theirSkill.id }).expect(404);
+      expect(single.body.error).toEqual(notFound('Skill'));
+      expect(
+        (await get(`/employees/${theirEmployee.id}/ratings`).set('Authorization', other.bearer).expect(200)).body.meta
+          .total,
+      ).toBe(0);
+    });
+
+    it('fails a score outside the scale, a missing or doubled reference and an invalid field, alone', async () => {
+      const employee = await createEmployee(app, tenant);
+      const skill = await createSkill(app, tenant, { ratingScaleMin: 1, ratingScaleMax: 3 });
+      const base = { employeeId: employee.id, skillId: skill.id, ratingType: 'MANAGER_EVALUATION' };
+      const response = await post<BulkItemResultResponse[]>('/ratings/bulk', {
+        items: [
+          { ...base, score: 4 },
+          { ...base, score: 2, personnelNumber: employee.personnelNumber },
+          { skillId: skill.id, score: 2, ratingType: 'MANAGER_EVALUATION' },
+          { ...base, score: 2.5 },
+          { ...base, score: 3 },
+        ],
+      }).expect(200);
+      const single = await post(`/employees/${employee.id}/ratings`, {
+        skillId: skill.id,
+        score: 4,
+        ratingType: 'MANAGER_EVALUATION',
+      }).expect(400);
+      expect(response.body.data[0].error).toEqual(single.body.error);
+      expect(response.body.data[1].error).toMatchObject({
+        code: 'VALIDATION_ERROR',
+        details: [{ field: 'employeeId', message: expect.any(String) }],
+      });
+      expect(response.body.data[2].error).toMatchObject({
+        code: 'VALIDATION_ERROR',
+        details: [{ field: 'employeeId', message: expect.any(String) }],
+      });
+      expect(response.body.data[3].error).toMatchObject({
+        code: 'VALIDATION_ERROR',
+        details: [{ field: 'score', message: expect.any(String) }],
+      });
+      expect(response.body.data[4]).toMatchObject({ status: 'created' });
+      expect((await get(`/employees/${employee.id}/ratings`).expect(200)).body.meta.total).toBe(1);
     });
   });
 });
