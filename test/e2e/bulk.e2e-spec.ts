@@ -4,9 +4,11 @@ import { EmployeeResponse } from '../../src/employees/dto/employee.response';
 import { RatingResponse } from '../../src/ratings/dto/rating.response';
 import { SkillResponse } from '../../src/skills/dto/skill.response';
 import { apiClient } from '../support/api-client';
-import { createTenant, createTestApp, dataSourceOf, TestTenant } from '../support/app';
+import { createTenant, createTestApp, dataSourceOf, TEST_WEBHOOK_SECRET_KEY, TestTenant } from '../support/app';
 import { EventRecorder } from '../support/event-recorder';
 import { createEmployee, createSkill, unique } from '../support/people.factory';
+import { itIfPostgres } from '../support/requirements';
+import { startServer } from '../support/server-process';
 
 /** A valid POST /employees body with a fresh personnelNumber and businessEmail. */
 function employeeItem(fields: Record<string, unknown> = {}): Record<string, unknown> {
@@ -19,6 +21,8 @@ function employeeItem(fields: Record<string, unknown> = {}): Record<string, unkn
     ...fields,
   };
 }
+
+jest.setTimeout(120_000);
 
 describe('bulk upsert', () => {
   let app: NestExpressApplication;
@@ -423,6 +427,53 @@ describe('bulk upsert', () => {
       });
       expect(response.body.data[4]).toMatchObject({ status: 'created' });
       expect((await get(`/employees/${employee.id}/ratings`).expect(200)).body.meta.total).toBe(1);
+    });
+  });
+
+  describe('a crash in the middle of a bulk request', () => {
+    itIfPostgres('keeps every acknowledged item and no half-applied request after SIGKILL and a restart', async () => {
+      const env = { DATABASE_URL: process.env.TEST_DATABASE_URL!, WEBHOOK_SECRET_KEY: TEST_WEBHOOK_SECRET_KEY };
+      const send = (port: number) =>
+        fetch(`http://127.0.0.1:${port}/api/v1/employees/bulk`, {
+          method: 'POST',
+          headers: { Authorization: tenant.bearer, 'Content-Type': 'application/json' },
+          body: JSON.stringify({ items: Array.from({ length: 1000 }, () => employeeItem()) }),
+        });
+      const server = await startServer(env);
+      let acknowledged = 0;
+      try {
+        for (let round = 0; round < 2; round++) {
+          const answer = await send(server.port);
+          expect(answer.status).toBe(200);
+          acknowledged += ((await answer.json()) as { meta: { created: number } }).meta.created;
+        }
+        const cut = send(server.port).then(
+          () => 'answered',
+          () => 'cut',
+        );
+        await new Promise((resolve) => setTimeout(resolve, 150));
+        await server.stop('SIGKILL');
+        await cut;
+      } finally {
+        await server.stop('SIGKILL');
+      }
+      const restarted = await startServer(env);
+      try {
+        const list = await fetch(`http://127.0.0.1:${restarted.port}/api/v1/employees?limit=1`, {
+          headers: { Authorization: tenant.bearer },
+        });
+        const { total } = ((await list.json()) as { meta: { total: number } }).meta;
+        expect(acknowledged).toBe(2000);
+        // The request cut off committed whole or not at all.
+        expect([2000, 3000]).toContain(total);
+        const [{ events }] = await dataSourceOf(app).query<{ events: number }[]>(
+          `SELECT count(*)::int AS events FROM events WHERE organisation_id = $1`,
+          [tenant.organisationId],
+        );
+        expect(events).toBe(total);
+      } finally {
+        await restarted.stop();
+      }
     });
   });
 });
