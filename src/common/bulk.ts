@@ -1,7 +1,7 @@
 import { applyDecorators, HttpCode, HttpStatus, Type } from '@nestjs/common';
 import { ApiBody, ApiExtraModels, ApiProperty, ApiResponse, ApiSchema, getSchemaPath } from '@nestjs/swagger';
 import { plainToInstance } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, IsArray, validate } from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, IsArray, validateSync } from 'class-validator';
 import { EntityManager } from 'typeorm';
 import { AppError, ErrorCode, FieldError, ValidationError } from './errors';
 import { toValidationError } from './validation';
@@ -126,12 +126,13 @@ export class BulkItemOutcome {
  * An item as its single-item endpoint's ValidationPipe would take it: the same class, the same rules
  * (unknown fields refused), the same 400 VALIDATION_ERROR naming each field.
  */
-export async function validateItem<T extends object>(model: Type<T>, item: unknown): Promise<T> {
+export function validateItem<T extends object>(model: Type<T>, item: unknown): T {
   if (item === null || typeof item !== 'object' || Array.isArray(item)) {
     throw new ValidationError('An item must be a JSON object');
   }
   const instance = plainToInstance(model, item);
-  const errors = await validate(instance, { whitelist: true, forbidNonWhitelisted: true });
+  // Synchronously: every rule of the DTOs is synchronous, and a thousand items' promises cost more than the rules.
+  const errors = validateSync(instance, { whitelist: true, forbidNonWhitelisted: true });
   if (errors.length > 0) throw toValidationError(errors);
   return instance;
 }

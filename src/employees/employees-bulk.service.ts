@@ -35,7 +35,7 @@ export class EmployeesBulkService {
       const existing = await this.employees.lockByPersonnelNumbers(organisationId, numbers, manager);
       const byNumber = new Map(existing.map((employee) => [employee.personnelNumber, employee]));
       const now = new Date();
-      const planned = await this.plan(organisationId, items, outcomes, byNumber, now);
+      const planned = this.plan(organisationId, items, outcomes, byNumber, now);
       const applied = await this.write(organisationId, planned, manager);
       await this.events.publishMany(
         manager,
@@ -47,13 +47,13 @@ export class EmployeesBulkService {
   }
 
   /** Validates each item, settles the unchanged and the failed, and answers the changes to write, in item order. */
-  private async plan(
+  private plan(
     organisationId: string,
     items: unknown[],
     outcomes: BulkItemOutcome[],
     byNumber: Map<string, Employee>,
     now: Date,
-  ): Promise<Change[]> {
+  ): Change[] {
     const planned: Change[] = [];
     const seenNumbers = new Set<string>();
     // The lower-case businessEmail of each employee after the earlier items: a second employee with one is 409.
@@ -63,9 +63,7 @@ export class EmployeesBulkService {
       const number = personnelNumberOf(item);
       try {
         const before = number === undefined ? undefined : byNumber.get(number);
-        const input = before
-          ? await validateItem(UpdateEmployeeDto, item)
-          : await validateItem(CreateEmployeeDto, item);
+        const input = before ? validateItem(UpdateEmployeeDto, item) : validateItem(CreateEmployeeDto, item);
         if (seenNumbers.has(number!)) throw new ConflictError(DUPLICATE_PERSONNEL_NUMBER);
         seenNumbers.add(number!);
         const after = before ? { ...before } : newEmployee(organisationId, input as CreateEmployeeDto, now);

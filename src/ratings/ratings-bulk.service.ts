@@ -44,18 +44,16 @@ export class RatingsBulkService {
   async create(organisationId: string, items: unknown[]): Promise<BulkResult> {
     const outcomes = items.map((_item, index) => new BulkItemOutcome(index));
     await this.database.transaction(async (manager) => {
-      const inputs = await Promise.all(
-        items.map(async (item, index) => {
-          try {
-            const input = await validateItem(BulkRatingItemDto, item);
-            assertOneReferenceEach(input);
-            return input;
-          } catch (error) {
-            failItemOn(outcomes[index], error);
-            return null;
-          }
-        }),
-      );
+      const inputs = items.map((item, index) => {
+        try {
+          const input = validateItem(BulkRatingItemDto, item);
+          assertOneReferenceEach(input);
+          return input;
+        } catch (error) {
+          failItemOn(outcomes[index], error);
+          return null;
+        }
+      });
       const references = await this.findReferences(organisationId, inputs, manager);
       const planned = this.plan(inputs, outcomes, references);
       const written = await this.write(organisationId, planned, manager);

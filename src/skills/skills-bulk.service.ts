@@ -28,7 +28,7 @@ export class SkillsBulkService {
       const names = [...new Set(items.map(lowerNameOf).filter((name) => name !== undefined))];
       const existing = await this.skills.lockByNames(organisationId, names, manager);
       const byName = new Map(existing.map((skill) => [skill.name.toLowerCase(), skill]));
-      const planned = await this.plan(organisationId, items, outcomes, byName, new Date());
+      const planned = this.plan(organisationId, items, outcomes, byName, new Date());
       await writeChanges(manager, planned, {
         many: async (updates, creates) => {
           await this.skills.updateMany(organisationId, updates, manager);
@@ -43,13 +43,13 @@ export class SkillsBulkService {
     return new BulkResult(outcomes.map((outcome) => outcome.toResponse()));
   }
 
-  private async plan(
+  private plan(
     organisationId: string,
     items: unknown[],
     outcomes: BulkItemOutcome[],
     byName: Map<string, Skill>,
     now: Date,
-  ): Promise<PlannedChange<Skill>[]> {
+  ): PlannedChange<Skill>[] {
     const planned: PlannedChange<Skill>[] = [];
     const seenNames = new Set<string>();
     for (const [index, item] of items.entries()) {
@@ -57,7 +57,7 @@ export class SkillsBulkService {
       const name = lowerNameOf(item);
       try {
         const before = name === undefined ? undefined : byName.get(name);
-        const input = before ? await validateItem(UpdateSkillDto, item) : await validateItem(CreateSkillDto, item);
+        const input = before ? validateItem(UpdateSkillDto, item) : validateItem(CreateSkillDto, item);
         if (seenNames.has(name!)) throw new ConflictError(DUPLICATE_NAME);
         seenNames.add(name!);
         const after = before ? { ...before } : newSkill(organisationId, input as CreateSkillDto, now);
