@@ -215,6 +215,14 @@ describe('bulk upsert', () => {
       expect(response.body.error.details).toEqual([{ field: 'items', message: expect.stringMatching(/^items /) }]);
     });
 
+    it('counts a bulk request once against the rate limit, whatever its number of items', async () => {
+      const first = await post('/employees/bulk', { items: [employeeItem()] }).expect(200);
+      const second = await post('/employees/bulk', {
+        items: Array.from({ length: 1000 }, () => employeeItem()),
+      }).expect(200);
+      expect(Number(second.headers['x-ratelimit-remaining'])).toBe(Number(first.headers['x-ratelimit-remaining']) - 1);
+    });
+
     it('refuses a body without items, or with another field, with 400', async () => {
       await post('/employees/bulk', {}).expect(400);
       await post('/employees/bulk', { items: [employeeItem()], dryRun: true }).expect(400);
