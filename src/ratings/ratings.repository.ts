@@ -148,7 +148,7 @@ export class RatingsRepository {
     const pairs = new Map<string, { employeeId: string; skillId: string }>();
     for (const { employeeId, skillId } of ratings) pairs.set(`${employeeId}/${skillId}`, { employeeId, skillId });
     const links = [...pairs.values()];
-    const rows = await this.database.manager(manager).query<{ id: string; person_skill_id: string }[]>(
+    const rows = await this.database.manager(manager).query<{ ratingId: string; personSkillId: string }[]>(
       `WITH pair AS (
          SELECT * FROM unnest($2::uuid[], $3::uuid[], $4::uuid[]) AS p(id, employee_id, skill_id)
        ), created AS (
@@ -171,7 +171,7 @@ export class RatingsRepository {
          FROM unnest($6::uuid[], $7::uuid[], $8::uuid[], $9::int[], $10::text[], $11::text[], $12::timestamptz[])
               AS v(id, employee_id, skill_id, score, rating_type, comment, created_at)
          JOIN link ON link.employee_id = v.employee_id AND link.skill_id = v.skill_id
-       RETURNING id, person_skill_id`,
+       RETURNING id AS "ratingId", person_skill_id AS "personSkillId"`,
       [
         organisationId,
         links.map(() => newId()),
@@ -188,7 +188,7 @@ export class RatingsRepository {
       ],
     );
     if (rows.length !== ratings.length) return null;
-    const personSkillOf = new Map(rows.map((row) => [row.id, row.person_skill_id]));
+    const personSkillOf = new Map(rows.map((row) => [row.ratingId, row.personSkillId]));
     return ratings.map((rating) => personSkillOf.get(rating.ratingId)!);
   }
 
@@ -203,7 +203,7 @@ export class RatingsRepository {
     rating: NewRating,
     manager?: EntityManager,
   ): Promise<string> {
-    const [inserted] = await this.database.manager(manager).query<{ person_skill_id: string }[]>(
+    const [inserted] = await this.database.manager(manager).query<{ personSkillId: string }[]>(
       `WITH created AS (
          INSERT INTO person_skills (id, organisation_id, employee_id, skill_id, created_at)
          VALUES ($1, $2, $3, $4, $5)
@@ -219,7 +219,7 @@ export class RatingsRepository {
        )
        INSERT INTO ratings (id, organisation_id, person_skill_id, employee_id, skill_id, score, rating_type, comment, created_at)
        SELECT $6, $2, link.id, $3, $4, $7, $8, $9, $5 FROM link
-       RETURNING person_skill_id`,
+       RETURNING person_skill_id AS "personSkillId"`,
       [
         newId(),
         organisationId,
@@ -232,7 +232,7 @@ export class RatingsRepository {
         rating.comment,
       ],
     );
-    if (inserted) return inserted.person_skill_id;
+    if (inserted) return inserted.personSkillId;
     const personSkillId = await this.ensurePersonSkill(organisationId, employeeId, rating.skillId, manager);
     await this.database.manager(manager).insert(Rating, {
       id: rating.ratingId,

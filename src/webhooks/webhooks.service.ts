@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { DeletedResponse } from '../common/dto/deleted.response';
 import { ConflictError, NotFoundError } from '../common/errors';
 import { parseIsoDateTime } from '../common/iso-date-time';
 import { Page, PaginationQuery } from '../common/pagination';
@@ -60,7 +61,7 @@ export class WebhooksService {
     });
   }
 
-  async remove(organisationId: string, id: string): Promise<{ deleted: boolean }> {
+  async remove(organisationId: string, id: string): Promise<DeletedResponse> {
     if (!(await this.endpoints.delete(organisationId, id))) throw new NotFoundError('Webhook');
     return { deleted: true };
   }
