@@ -1,11 +1,13 @@
 import { Body, Controller, Post } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { OrgId } from '../auth/org-id.decorator';
+import { RequiresScope } from '../auth/scopes';
 import { ApiBulk, BulkResult } from '../common/bulk';
 import { BulkRatingsDto } from './dto/bulk-ratings.dto';
 import { RatingsBulkService } from './ratings-bulk.service';
 
 @ApiTags('Ratings')
+@RequiresScope('read', 'write')
 @Controller('ratings')
 export class RatingsBulkController {
   constructor(private readonly bulk: RatingsBulkService) {}
