@@ -109,7 +109,7 @@ async function main(): Promise<void> {
   try {
     const tenant = async (name: string) => {
       const organisation = await app.get(OrganisationsService).create(`${name} ${process.pid}`);
-      const key = await app.get(ApiKeysService).create(organisation.id, 'bench');
+      const key = await app.get(ApiKeysService).create(organisation.id, { name: 'bench' });
       await app.get(WebhooksService).create(organisation.id, {
         url: receiverUrl,
         events: ['employee.created', 'skill.rated'],
