@@ -1,6 +1,6 @@
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import type { EntityManager } from 'typeorm';
-import { DomainEvents } from './domain-events';
+import { DOMAIN_EVENT_BATCH, DomainEvents } from './domain-events';
 
 const inTransaction = { queryRunner: { isTransactionActive: true } } as unknown as EntityManager;
 const rating = {
@@ -40,5 +40,21 @@ describe('DomainEvents', () => {
     });
     await expect(publishing).rejects.toThrow('skill.rated published outside a transaction');
     expect(listener).not.toHaveBeenCalled();
+  });
+
+  it('publishes many events as one batch, in order, and nothing for none', async () => {
+    const emitter = new EventEmitter2();
+    const batches: unknown[] = [];
+    emitter.on(DOMAIN_EVENT_BATCH, (batch: unknown) => batches.push(batch));
+    const at = new Date('2026-01-31T09:00:00.000Z');
+    const events = [
+      { name: 'skill.rated' as const, data: { employeeId: 'e1', rating }, occurredAt: at },
+      { name: 'skill.rated' as const, data: { employeeId: 'e2', rating }, occurredAt: at },
+    ];
+    const publisher = new DomainEvents(emitter);
+    await publisher.publishMany(inTransaction, 'org', []);
+    await publisher.publishMany(inTransaction, 'org', events);
+    expect(batches).toEqual([{ organisationId: 'org', events, manager: inTransaction }]);
+    await expect(publisher.publishMany({} as EntityManager, 'org', events)).rejects.toThrow('outside a transaction');
   });
 });

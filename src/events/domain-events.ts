@@ -33,15 +33,30 @@ export interface DomainEvent<K extends DomainEventName = DomainEventName> {
   manager: EntityManager;
 }
 
+/** One event of a batch: what `publish` takes, for each of many changes of one transaction. */
+export type PublishedEvent = {
+  [K in DomainEventName]: { name: K; data: DomainEventMap[K]; occurredAt: Date };
+}[DomainEventName];
+
+/**
+ * The emitter event of publishMany: the events of many changes (a bulk request) at once, so a listener can
+ * record them in a few statements rather than one per event. Each event is one publish would have emitted.
+ */
+export const DOMAIN_EVENT_BATCH = 'domain-events.batch';
+
+export interface DomainEventBatch {
+  organisationId: string;
+  /** In the order the changes were made. */
+  events: PublishedEvent[];
+  manager: EntityManager;
+}
+
 /** Emits domain events inside the writing transaction and waits for every listener. */
 @Injectable()
 export class DomainEvents {
   constructor(private readonly emitter: EventEmitter2) {}
 
-  /**
-   * Publishes with the change's transaction; outside one, the listeners' writes (the webhook outbox)
-   * could commit without the change or the change without them, so it refuses.
-   */
+  /** Publishes with the change's transaction (see assertInTransaction). */
   async publish<K extends DomainEventName>(
     manager: EntityManager,
     organisationId: string,
@@ -49,10 +64,26 @@ export class DomainEvents {
     data: DomainEventMap[K],
     occurredAt: Date = new Date(),
   ): Promise<void> {
-    if (manager.queryRunner?.isTransactionActive !== true) {
-      throw new Error(`Domain event ${name} published outside a transaction`);
-    }
+    assertInTransaction(manager, name);
     const event: DomainEvent<K> = { name, organisationId, occurredAt, data, manager };
     await this.emitter.emitAsync(name, event);
+  }
+
+  /** As publish for each event in order, with one emit: listeners record the batch set-based. */
+  async publishMany(manager: EntityManager, organisationId: string, events: PublishedEvent[]): Promise<void> {
+    if (events.length === 0) return;
+    assertInTransaction(manager, events[0].name);
+    const batch: DomainEventBatch = { organisationId, events, manager };
+    await this.emitter.emitAsync(DOMAIN_EVENT_BATCH, batch);
+  }
+}
+
+/**
+ * Outside the change's transaction, the listeners' writes (the webhook outbox) could commit without the change
+ * or the change without them, so publishing refuses.
+ */
+function assertInTransaction(manager: EntityManager, name: string): void {
+  if (manager.queryRunner?.isTransactionActive !== true) {
+    throw new Error(`Domain event ${name} published outside a transaction`);
   }
 }

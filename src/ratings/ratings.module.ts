@@ -3,6 +3,8 @@ import { EmployeesModule } from '../employees/employees.module';
 import { SkillsModule } from '../skills/skills.module';
 import { EmployeeSkillsController } from './employee-skills.controller';
 import { EmployeeSkillsService } from './employee-skills.service';
+import { RatingsBulkController } from './ratings-bulk.controller';
+import { RatingsBulkService } from './ratings-bulk.service';
 import { RatingsController } from './ratings.controller';
 import { RatingsRepository } from './ratings.repository';
 import { RatingsService } from './ratings.service';
@@ -11,8 +13,8 @@ import { SkillEmployeesService } from './skill-employees.service';
 
 @Module({
   imports: [EmployeesModule, SkillsModule],
-  controllers: [EmployeeSkillsController, RatingsController, SkillEmployeesController],
-  providers: [EmployeeSkillsService, RatingsService, RatingsRepository, SkillEmployeesService],
-  exports: [RatingsRepository],
+  controllers: [EmployeeSkillsController, RatingsController, RatingsBulkController, SkillEmployeesController],
+  providers: [EmployeeSkillsService, RatingsService, RatingsBulkService, RatingsRepository, SkillEmployeesService],
+  exports: [RatingsRepository, RatingsBulkService],
 })
 export class RatingsModule {}

@@ -133,6 +133,84 @@ export class RatingsRepository {
   }
 
   /**
+   * The organisation's skills with these ids or names (compared lower-case), key-share locked as in
+   * findSkillToRate so none can be deleted before the ratings commit.
+   */
+  async findSkillsToRate(
+    organisationId: string,
+    ids: string[],
+    names: string[],
+    manager?: EntityManager,
+  ): Promise<RatedSkill[]> {
+    if (ids.length === 0 && names.length === 0) return [];
+    return this.database.manager(manager).query<RatedSkill[]>(
+      `SELECT s.id, s.name, s.rating_scale_min AS "ratingScaleMin", s.rating_scale_max AS "ratingScaleMax"
+         FROM skills s
+        WHERE s.organisation_id = $1 AND (s.id = ANY ($2::uuid[]) OR lower(s.name) = ANY ($3::text[]))
+          FOR KEY SHARE OF s`,
+      [organisationId, ids, names.map((name) => name.toLowerCase())],
+    );
+  }
+
+  /**
+   * insert for many ratings in one statement: the missing PersonSkills in one multi-row insert, then every
+   * rating. Answers the PersonSkill id of each rating, in order, or null when a PersonSkill a concurrent
+   * transaction created meanwhile is not visible to the statement (insert, one by one, handles that case).
+   */
+  async insertMany(
+    organisationId: string,
+    ratings: (NewRating & { employeeId: string })[],
+    manager?: EntityManager,
+  ): Promise<string[] | null> {
+    if (ratings.length === 0) return [];
+    const pairs = new Map<string, { employeeId: string; skillId: string }>();
+    for (const { employeeId, skillId } of ratings) pairs.set(`${employeeId}/${skillId}`, { employeeId, skillId });
+    const links = [...pairs.values()];
+    const rows = await this.database.manager(manager).query<{ ratingId: string; personSkillId: string }[]>(
+      `WITH pair AS (
+         SELECT * FROM unnest($2::uuid[], $3::uuid[], $4::uuid[]) AS p(id, employee_id, skill_id)
+       ), created AS (
+         INSERT INTO person_skills (id, organisation_id, employee_id, skill_id, created_at)
+         SELECT pair.id, $1, pair.employee_id, pair.skill_id, $5 FROM pair
+         ON CONFLICT (employee_id, skill_id) DO NOTHING
+         RETURNING id, employee_id, skill_id
+       ), existing AS (
+         -- Key-share lock: a concurrent DELETE of the link waits for these ratings.
+         SELECT ps.id, ps.employee_id, ps.skill_id FROM person_skills ps
+           JOIN pair ON ps.employee_id = pair.employee_id AND ps.skill_id = pair.skill_id
+          WHERE ps.organisation_id = $1
+            FOR KEY SHARE OF ps
+       ), link AS (
+         SELECT * FROM created UNION ALL SELECT * FROM existing
+       )
+       INSERT INTO ratings (id, organisation_id, person_skill_id, employee_id, skill_id, score, rating_type, comment,
+                            created_at)
+       SELECT v.id, $1, link.id, v.employee_id, v.skill_id, v.score, v.rating_type, v.comment, v.created_at
+         FROM unnest($6::uuid[], $7::uuid[], $8::uuid[], $9::int[], $10::text[], $11::text[], $12::timestamptz[])
+              AS v(id, employee_id, skill_id, score, rating_type, comment, created_at)
+         JOIN link ON link.employee_id = v.employee_id AND link.skill_id = v.skill_id
+       RETURNING id AS "ratingId", person_skill_id AS "personSkillId"`,
+      [
+        organisationId,
+        links.map(() => newId()),
+        links.map((link) => link.employeeId),
+        links.map((link) => link.skillId),
+        ratings[0].createdAt,
+        ratings.map((rating) => rating.ratingId),
+        ratings.map((rating) => rating.employeeId),
+        ratings.map((rating) => rating.skillId),
+        ratings.map((rating) => rating.score),
+        ratings.map((rating) => rating.ratingType),
+        ratings.map((rating) => rating.comment),
+        ratings.map((rating) => rating.createdAt),
+      ],
+    );
+    if (rows.length !== ratings.length) return null;
+    const personSkillOf = new Map(rows.map((row) => [row.ratingId, row.personSkillId]));
+    return ratings.map((rating) => personSkillOf.get(rating.ratingId)!);
+  }
+
+  /**
    * Inserts the rating, creating the employee's PersonSkill when absent, in one statement; returns the
    * PersonSkill id. That statement cannot see a link a concurrent first rating committed after it began
    * (its insert then does nothing and its read finds nothing): that rare case takes the step-by-step path.

@@ -80,6 +80,40 @@ export class WebhookDeliveriesRepository {
     return inserted.length;
   }
 
+  /**
+   * As recordEvent for many events of one transaction (a bulk request), in one statement: the events in one
+   * multi-row insert, then one delivery per event and endpoint subscribed to it. Answers the number of deliveries.
+   */
+  async recordEvents(organisationId: string, events: RecordedEvent[], manager: EntityManager): Promise<number> {
+    const inserted: unknown[] = await this.database.manager(manager).query(
+      `WITH event AS (
+         INSERT INTO events (id, organisation_id, event, occurred_at, body, created_at)
+         SELECT v.id, $1, v.event, v.occurred_at, v.body, v.created_at
+           FROM unnest($2::uuid[], $3::text[], $4::timestamptz[], $5::bytea[], $6::timestamptz[])
+                AS v(id, event, occurred_at, body, created_at)
+         RETURNING id, event, created_at
+       )
+       INSERT INTO webhook_deliveries (id, organisation_id, endpoint_id, event_id, event, created_at)
+       SELECT ${uuidV7Sharing('$7')}, $1, endpoint.id, event.id, event.event, event.created_at
+         FROM event
+         JOIN (SELECT id, events, created_at FROM webhook_endpoints
+                WHERE organisation_id = $1 AND events && $3::text[]
+                  FOR KEY SHARE) endpoint ON event.event = ANY (endpoint.events)
+        ORDER BY event.id, endpoint.created_at, endpoint.id
+       RETURNING id`,
+      [
+        organisationId,
+        events.map((event) => event.id),
+        events.map((event) => event.name),
+        events.map((event) => event.occurredAt),
+        events.map((event) => event.body),
+        events.map((event) => event.createdAt),
+        newId(),
+      ],
+    );
+    return inserted.length;
+  }
+
   /** Records an event and its one delivery to `endpointId`, already claimed: its caller sends it at once. */
   async recordClaimed(
     organisationId: string,

@@ -1,7 +1,7 @@
 import { applyDecorators, Injectable } from '@nestjs/common';
 import { OnEvent } from '@nestjs/event-emitter';
 import { newId } from '../common/uuid';
-import { DOMAIN_EVENT_NAMES, DomainEvent } from '../events/domain-events';
+import { DOMAIN_EVENT_BATCH, DOMAIN_EVENT_NAMES, DomainEvent, DomainEventBatch } from '../events/domain-events';
 import { WebhookCommitWatcher } from './webhook-commit-watcher';
 import { RecordedEvent, WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 
@@ -31,5 +31,13 @@ export class WebhookOutboxListener {
     const recorded = recordedEvent(event.name, event.occurredAt, event.data);
     const deliveries = await this.deliveries.recordEvent(event.organisationId, recorded, event.manager);
     if (deliveries > 0) this.commitWatcher.watch(event.manager);
+  }
+
+  /** The events of a batch, recorded in item order with their deliveries in one statement. */
+  @OnEvent(DOMAIN_EVENT_BATCH, { suppressErrors: false })
+  async recordBatch(batch: DomainEventBatch): Promise<void> {
+    const recorded = batch.events.map((event) => recordedEvent(event.name, event.occurredAt, event.data));
+    const deliveries = await this.deliveries.recordEvents(batch.organisationId, recorded, batch.manager);
+    if (deliveries > 0) this.commitWatcher.watch(batch.manager);
   }
 }

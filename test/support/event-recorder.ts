@@ -1,6 +1,6 @@
 import { INestApplication } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
-import type { DomainEvent, DomainEventName } from '../../src/events/domain-events';
+import type { DomainEvent, DomainEventBatch, DomainEventName } from '../../src/events/domain-events';
 
 export interface RecordedEvent {
   name: DomainEventName;
@@ -18,15 +18,18 @@ export interface RecordedEvent {
  */
 export class EventRecorder {
   private readonly byOrganisation = new Map<string, RecordedEvent[]>();
-  private readonly listener = (_name: string | string[], event: DomainEvent) => {
+  private readonly listener = (_name: string | string[], event: DomainEvent | DomainEventBatch) => {
     if (!event || typeof event !== 'object' || !('organisationId' in event)) return;
     const recorded = this.byOrganisation.get(event.organisationId) ?? [];
-    recorded.push({
-      name: event.name,
-      data: JSON.parse(JSON.stringify(event.data)),
-      occurredAt: event.occurredAt.toISOString(),
-      inTransaction: event.manager.queryRunner?.isTransactionActive === true,
-    });
+    // A batch (publishMany) is its events, in order.
+    for (const { name, data, occurredAt } of 'events' in event ? event.events : [event]) {
+      recorded.push({
+        name,
+        data: JSON.parse(JSON.stringify(data)),
+        occurredAt: occurredAt.toISOString(),
+        inTransaction: event.manager.queryRunner?.isTransactionActive === true,
+      });
+    }
     this.byOrganisation.set(event.organisationId, recorded);
   };
 
