@@ -39,6 +39,24 @@ export interface DomainEvent<K extends DomainEventName = DomainEventName> {
   manager: EntityManager;
 }
 
+/** One event of a batch: what `publish` takes, for each of many changes of one transaction. */
+export type PublishedEvent = {
+  [K in DomainEventName]: { name: K; data: DomainEventMap[K]; occurredAt: Date };
+}[DomainEventName];
+
+/**
+ * The emitter event of publishMany: the events of many changes (a bulk request) at once, so a listener can
+ * record them in a few statements rather than one per event. Each event is one publish would have emitted.
+ */
+export const DOMAIN_EVENT_BATCH = 'domain-events.batch';
+
+export interface DomainEventBatch {
+  organisationId: string;
+  /** In the order the changes were made, each with the id and time the event store recorded it under. */
+  events: Array<PublishedEvent & { id: string; recordedAt: Date }>;
+  manager: EntityManager;
+}
+
 /** Records domain events in the event store inside the writing transaction, then emits them to the listeners. */
 @Injectable()
 export class DomainEvents {
@@ -48,10 +66,7 @@ export class DomainEvents {
     private readonly events: EventsRepository,
   ) {}
 
-  /**
-   * Publishes with the change's transaction; outside one, the event and the listeners' writes (the webhook
-   * outbox) could commit without the change or the change without them, so it refuses.
-   */
+  /** Publishes with the change's transaction (see assertInTransaction). */
   async publish<K extends DomainEventName>(
     manager: EntityManager,
     organisationId: string,
@@ -59,11 +74,34 @@ export class DomainEvents {
     data: DomainEventMap[K],
     occurredAt: Date = new Date(),
   ): Promise<void> {
-    if (!this.database.inTransaction(manager)) {
-      throw new Error(`Domain event ${name} published outside a transaction`);
-    }
+    this.assertInTransaction(manager, name);
     const { id, createdAt } = await this.events.record(organisationId, { name, occurredAt, data }, manager);
     const event: DomainEvent<K> = { id, name, organisationId, occurredAt, data, recordedAt: createdAt, manager };
     await this.emitter.emitAsync(name, event);
+  }
+
+  /** As publish for each event in order, recorded in one statement and emitted once: listeners fan out set-based. */
+  async publishMany(manager: EntityManager, organisationId: string, events: PublishedEvent[]): Promise<void> {
+    if (events.length === 0) return;
+    this.assertInTransaction(manager, events[0].name);
+    const recorded = await this.events.recordMany(organisationId, events, manager);
+    const batch: DomainEventBatch = {
+      organisationId,
+      events: events.map((event, index) => ({
+        ...event,
+        id: recorded[index].id,
+        recordedAt: recorded[index].createdAt,
+      })),
+      manager,
+    };
+    await this.emitter.emitAsync(DOMAIN_EVENT_BATCH, batch);
+  }
+
+  /**
+   * Outside the change's transaction, the event and the listeners' writes (the webhook outbox) could commit
+   * without the change or the change without them, so publishing refuses.
+   */
+  private assertInTransaction(manager: EntityManager, name: string): void {
+    if (!this.database.inTransaction(manager)) throw new Error(`Domain event ${name} published outside a transaction`);
   }
 }

@@ -1,15 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { DeletedResponse } from '../common/dto/deleted.response';
-import { ConflictError, ValidationError } from '../common/errors';
+import { ConflictError } from '../common/errors';
 import { Page } from '../common/pagination';
-import { newId } from '../common/uuid';
 import { Database } from '../database/database';
 import { CreateSkillDto } from './dto/create-skill.dto';
 import { ListSkillsQuery } from './dto/list-skills.query';
 import { SkillDetailResponse, SkillResponse, toSkillResponse } from './dto/skill.response';
 import { UpdateSkillDto } from './dto/update-skill.dto';
-import { Skill } from './entities/skill.entity';
+import { applyChanges, newSkill } from './skill-changes';
 import { SkillsRepository } from './skills.repository';
 
 @Injectable()
@@ -31,19 +30,7 @@ export class SkillsService {
   }
 
   async create(organisationId: string, input: CreateSkillDto, transaction?: EntityManager): Promise<SkillResponse> {
-    const now = new Date();
-    const skill: Skill = {
-      id: newId(),
-      organisationId,
-      name: input.name,
-      description: input.description ?? null,
-      ratingScaleMin: input.ratingScaleMin ?? 0,
-      ratingScaleMax: input.ratingScaleMax ?? 5,
-      ratingScaleType: input.ratingScaleType ?? 'NUMERIC',
-      createdAt: now,
-      updatedAt: now,
-    };
-    assertScale(skill);
+    const skill = newSkill(organisationId, input, new Date());
     await this.skills.insert(organisationId, skill, transaction);
     return toSkillResponse(skill);
   }
@@ -51,10 +38,7 @@ export class SkillsService {
   async update(organisationId: string, id: string, input: UpdateSkillDto): Promise<SkillResponse> {
     return this.database.transaction(async (manager) => {
       const skill = await this.skills.findForUpdate(organisationId, id, manager);
-      for (const [field, value] of Object.entries(input) as [string, unknown][]) {
-        if (value !== undefined) Object.assign(skill, { [field]: value });
-      }
-      assertScale(skill);
+      applyChanges(skill, input);
       skill.updatedAt = new Date();
       await this.skills.update(organisationId, skill, manager);
       return toSkillResponse(skill);
@@ -71,14 +55,5 @@ export class SkillsService {
       await this.skills.delete(organisationId, id, manager);
       return { deleted: true };
     });
-  }
-}
-
-function assertScale(skill: Skill): void {
-  if (skill.ratingScaleMin > skill.ratingScaleMax) {
-    throw ValidationError.forField(
-      'ratingScaleMin',
-      `ratingScaleMin (${skill.ratingScaleMin}) must not be greater than ratingScaleMax (${skill.ratingScaleMax})`,
-    );
   }
 }
