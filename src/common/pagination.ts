@@ -1,9 +1,21 @@
+import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsInt, Max, Min } from 'class-validator';
 import { toIntegerIfDigits } from './query-transforms';
 
 export const MAX_PAGE_SIZE = 100;
+export const DEFAULT_PAGE_SIZE = 20;
+
+/** The `limit` of every list, paged by number or by cursor: a whole number from 1 to MAX_PAGE_SIZE. */
+export const PageLimit = () =>
+  applyDecorators(
+    ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE }),
+    Transform(({ value }) => toIntegerIfDigits(value)),
+    IsInt(),
+    Min(1),
+    Max(MAX_PAGE_SIZE),
+  );
 
 /** `page` and `limit` of every paginated list; strings that are not whole numbers fail validation. */
 export class PaginationQuery {
@@ -15,12 +27,8 @@ export class PaginationQuery {
   @Max(Number.MAX_SAFE_INTEGER)
   page: number = 1;
 
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: MAX_PAGE_SIZE, default: 20 })
-  @Transform(({ value }) => toIntegerIfDigits(value))
-  @IsInt()
-  @Min(1)
-  @Max(MAX_PAGE_SIZE)
-  limit: number = 20;
+  @PageLimit()
+  limit: number = DEFAULT_PAGE_SIZE;
 
   get offset(): number {
     return (this.page - 1) * this.limit;

@@ -28,7 +28,7 @@ export class EmployeesBulkService {
     private readonly events: DomainEvents,
   ) {}
 
-  async upsert(organisationId: string, items: unknown[]): Promise<BulkResult> {
+  async upsert(organisationId: string, items: unknown[], transaction?: EntityManager): Promise<BulkResult> {
     const outcomes = items.map((_item, index) => new BulkItemOutcome(index));
     await this.database.transaction(async (manager) => {
       const numbers = [...new Set(items.map(personnelNumberOf).filter((number) => number !== undefined))];
@@ -42,7 +42,7 @@ export class EmployeesBulkService {
         organisationId,
         applied.flatMap((change) => eventsOf(change, now)),
       );
-    });
+    }, transaction);
     return new BulkResult(outcomes.map((outcome) => outcome.toResponse()));
   }
 

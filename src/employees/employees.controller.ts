@@ -1,11 +1,13 @@
 import { Body, Controller, Delete, Get, HttpStatus, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { EntityManager } from 'typeorm';
 import { OrgId } from '../auth/org-id.decorator';
 import { RequiresScope } from '../auth/scopes';
 import { ApiBulk, BulkResult } from '../common/bulk';
 import { ApiEnvelope, ApiErrors } from '../common/openapi/api-envelope.decorators';
 import { Page } from '../common/pagination';
 import { ParseIdPipe } from '../common/uuid';
+import { RequestTransaction } from '../database/request-transaction';
 import { BulkEmployeesDto } from './dto/bulk-employees.dto';
 import { CreateEmployeeDto } from './dto/create-employee.dto';
 import { DeactivatedEmployeeResponse, EmployeeDetailResponse, EmployeeResponse } from './dto/employee.response';
@@ -37,8 +39,12 @@ export class EmployeesController {
   @ApiOperation({ summary: 'Create an employee (emits employee.created)' })
   @ApiEnvelope(EmployeeResponse, { status: HttpStatus.CREATED })
   @ApiErrors(400, 409)
-  create(@OrgId() organisationId: string, @Body() body: CreateEmployeeDto): Promise<EmployeeResponse> {
-    return this.employees.create(organisationId, body);
+  create(
+    @OrgId() organisationId: string,
+    @Body() body: CreateEmployeeDto,
+    @RequestTransaction() transaction?: EntityManager,
+  ): Promise<EmployeeResponse> {
+    return this.employees.create(organisationId, body, transaction);
   }
 
   @Post('bulk')
@@ -70,8 +76,12 @@ export class EmployeesController {
       meta: { created: 1, updated: 1, unchanged: 0, failed: 1 },
     },
   })
-  upsertMany(@OrgId() organisationId: string, @Body() body: BulkEmployeesDto): Promise<BulkResult> {
-    return this.bulk.upsert(organisationId, body.items);
+  upsertMany(
+    @OrgId() organisationId: string,
+    @Body() body: BulkEmployeesDto,
+    @RequestTransaction() transaction?: EntityManager,
+  ): Promise<BulkResult> {
+    return this.bulk.upsert(organisationId, body.items, transaction);
   }
 
   @Get(':id')

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
 import { NotFoundError } from '../common/errors';
 import { Page } from '../common/pagination';
 import { Database } from '../database/database';
@@ -35,7 +36,11 @@ export class EmployeesService {
     return toEmployeeDetailResponse(detail);
   }
 
-  async create(organisationId: string, input: CreateEmployeeDto): Promise<EmployeeResponse> {
+  async create(
+    organisationId: string,
+    input: CreateEmployeeDto,
+    transaction?: EntityManager,
+  ): Promise<EmployeeResponse> {
     const now = new Date();
     const employee = newEmployee(organisationId, input, now);
     return this.database.transaction(async (manager) => {
@@ -43,7 +48,7 @@ export class EmployeesService {
       const response = toEmployeeResponse(employee);
       await this.events.publish(manager, organisationId, 'employee.created', response, now);
       return response;
-    });
+    }, transaction);
   }
 
   /** Emits employee.updated, then employee.deactivated when the change sets leftAt on an active employee. */

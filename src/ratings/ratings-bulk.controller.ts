@@ -1,8 +1,10 @@
 import { Body, Controller, Post } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { EntityManager } from 'typeorm';
 import { OrgId } from '../auth/org-id.decorator';
 import { RequiresScope } from '../auth/scopes';
 import { ApiBulk, BulkResult } from '../common/bulk';
+import { RequestTransaction } from '../database/request-transaction';
 import { BulkRatingsDto } from './dto/bulk-ratings.dto';
 import { RatingsBulkService } from './ratings-bulk.service';
 
@@ -42,7 +44,11 @@ export class RatingsBulkController {
       meta: { created: 2, updated: 0, unchanged: 0, failed: 1 },
     },
   })
-  create(@OrgId() organisationId: string, @Body() body: BulkRatingsDto): Promise<BulkResult> {
-    return this.bulk.create(organisationId, body.items);
+  create(
+    @OrgId() organisationId: string,
+    @Body() body: BulkRatingsDto,
+    @RequestTransaction() transaction?: EntityManager,
+  ): Promise<BulkResult> {
+    return this.bulk.create(organisationId, body.items, transaction);
   }
 }

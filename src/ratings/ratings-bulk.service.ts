@@ -41,7 +41,7 @@ export class RatingsBulkService {
     private readonly events: DomainEvents,
   ) {}
 
-  async create(organisationId: string, items: unknown[]): Promise<BulkResult> {
+  async create(organisationId: string, items: unknown[], transaction?: EntityManager): Promise<BulkResult> {
     const outcomes = items.map((_item, index) => new BulkItemOutcome(index));
     await this.database.transaction(async (manager) => {
       const inputs = items.map((item, index) => {
@@ -66,7 +66,7 @@ export class RatingsBulkService {
           occurredAt: rating.createdAt,
         })),
       );
-    });
+    }, transaction);
     return new BulkResult(outcomes.map((outcome) => outcome.toResponse()));
   }
 

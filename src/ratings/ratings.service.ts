@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
 import { NotFoundError, ValidationError } from '../common/errors';
 import { parseIsoDateTime } from '../common/iso-date-time';
 import { Page } from '../common/pagination';
@@ -29,6 +30,7 @@ export class RatingsService {
     employeeId: string,
     skillId: string,
     input: RateSkillDto,
+    transaction?: EntityManager,
   ): Promise<RatingResponse> {
     return this.database.transaction(async (manager) => {
       const found = await this.ratings.findSkillToRate(organisationId, employeeId, skillId, manager);
@@ -53,7 +55,7 @@ export class RatingsService {
       const rating = toRatingResponse({ ...newRating, personSkillId, skillName: skill.name });
       await this.events.publish(manager, organisationId, 'skill.rated', { employeeId, rating }, createdAt);
       return rating;
-    });
+    }, transaction);
   }
 
   /** Newest first; the count query also proves the employee exists, so a page costs two queries. */

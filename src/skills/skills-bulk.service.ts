@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
 import { BulkItemOutcome, BulkResult, failItemOn, PlannedChange, validateItem, writeChanges } from '../common/bulk';
 import { ConflictError } from '../common/errors';
 import { Database } from '../database/database';
@@ -22,7 +23,7 @@ export class SkillsBulkService {
     private readonly skills: SkillsRepository,
   ) {}
 
-  async upsert(organisationId: string, items: unknown[]): Promise<BulkResult> {
+  async upsert(organisationId: string, items: unknown[], transaction?: EntityManager): Promise<BulkResult> {
     const outcomes = items.map((_item, index) => new BulkItemOutcome(index));
     await this.database.transaction(async (manager) => {
       const names = [...new Set(items.map(lowerNameOf).filter((name) => name !== undefined))];
@@ -39,7 +40,7 @@ export class SkillsBulkService {
             ? this.skills.update(organisationId, after, manager)
             : this.skills.insert(organisationId, after, manager),
       });
-    });
+    }, transaction);
     return new BulkResult(outcomes.map((outcome) => outcome.toResponse()));
   }
 

@@ -1,5 +1,6 @@
 import { Body, Controller, Delete, Get, HttpStatus, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { EntityManager } from 'typeorm';
 import { OrgId } from '../auth/org-id.decorator';
 import { RequiresScope } from '../auth/scopes';
 import { ApiBulk, BulkResult } from '../common/bulk';
@@ -7,6 +8,7 @@ import { DeletedResponse } from '../common/dto/deleted.response';
 import { ApiEnvelope, ApiErrors } from '../common/openapi/api-envelope.decorators';
 import { Page } from '../common/pagination';
 import { ParseIdPipe } from '../common/uuid';
+import { RequestTransaction } from '../database/request-transaction';
 import { BulkSkillsDto } from './dto/bulk-skills.dto';
 import { CreateSkillDto } from './dto/create-skill.dto';
 import { ListSkillsQuery } from './dto/list-skills.query';
@@ -38,8 +40,12 @@ export class SkillsController {
   @ApiOperation({ summary: 'Create a skill (scale defaults: NUMERIC, 0 to 5)' })
   @ApiEnvelope(SkillResponse, { status: HttpStatus.CREATED })
   @ApiErrors(400, 409)
-  create(@OrgId() organisationId: string, @Body() body: CreateSkillDto): Promise<SkillResponse> {
-    return this.skills.create(organisationId, body);
+  create(
+    @OrgId() organisationId: string,
+    @Body() body: CreateSkillDto,
+    @RequestTransaction() transaction?: EntityManager,
+  ): Promise<SkillResponse> {
+    return this.skills.create(organisationId, body, transaction);
   }
 
   @Post('bulk')
@@ -75,8 +81,12 @@ export class SkillsController {
       meta: { created: 1, updated: 0, unchanged: 1, failed: 1 },
     },
   })
-  upsertMany(@OrgId() organisationId: string, @Body() body: BulkSkillsDto): Promise<BulkResult> {
-    return this.bulk.upsert(organisationId, body.items);
+  upsertMany(
+    @OrgId() organisationId: string,
+    @Body() body: BulkSkillsDto,
+    @RequestTransaction() transaction?: EntityManager,
+  ): Promise<BulkResult> {
+    return this.bulk.upsert(organisationId, body.items, transaction);
   }
 
   @Get(':id')

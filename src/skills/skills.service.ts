@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
 import { DeletedResponse } from '../common/dto/deleted.response';
 import { ConflictError } from '../common/errors';
 import { Page } from '../common/pagination';
@@ -28,9 +29,9 @@ export class SkillsService {
     return { ...toSkillResponse(skill), employeeCount };
   }
 
-  async create(organisationId: string, input: CreateSkillDto): Promise<SkillResponse> {
+  async create(organisationId: string, input: CreateSkillDto, transaction?: EntityManager): Promise<SkillResponse> {
     const skill = newSkill(organisationId, input, new Date());
-    await this.skills.insert(organisationId, skill);
+    await this.skills.insert(organisationId, skill, transaction);
     return toSkillResponse(skill);
   }
 

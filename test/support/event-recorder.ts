@@ -1,5 +1,6 @@
 import { INestApplication } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
+import { Database } from '../../src/database/database';
 import type { DomainEvent, DomainEventBatch, DomainEventName } from '../../src/events/domain-events';
 
 export interface RecordedEvent {
@@ -27,18 +28,21 @@ export class EventRecorder {
         name,
         data: JSON.parse(JSON.stringify(data)),
         occurredAt: occurredAt.toISOString(),
-        inTransaction: event.manager.queryRunner?.isTransactionActive === true,
+        inTransaction: this.database.inTransaction(event.manager),
       });
     }
     this.byOrganisation.set(event.organisationId, recorded);
   };
 
-  private constructor(private readonly emitter: EventEmitter2) {
+  private constructor(
+    private readonly emitter: EventEmitter2,
+    private readonly database: Database,
+  ) {
     emitter.onAny(this.listener);
   }
 
   static attach(app: INestApplication): EventRecorder {
-    return new EventRecorder(app.get(EventEmitter2));
+    return new EventRecorder(app.get(EventEmitter2), app.get(Database));
   }
 
   /** The events of one organisation, oldest first. */
