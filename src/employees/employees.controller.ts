@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpStatus, Param, Patch, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, HttpStatus, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { EntityManager } from 'typeorm';
 import { OrgId } from '../auth/org-id.decorator';
@@ -53,6 +53,7 @@ export class EmployeesController {
       'Create or change up to 1,000 employees, matched by personnelNumber; one result per item ' +
       '(emits what POST and PATCH would, in item order)',
   })
+  @HttpCode(HttpStatus.OK)
   @ApiBulk(BulkEmployeesDto, {
     request: {
       items: [

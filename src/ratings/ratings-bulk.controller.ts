@@ -1,4 +1,4 @@
-import { Body, Controller, Post } from '@nestjs/common';
+import { Body, Controller, HttpCode, HttpStatus, Post } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { EntityManager } from 'typeorm';
 import { OrgId } from '../auth/org-id.decorator';
@@ -20,6 +20,7 @@ export class RatingsBulkController {
       'Add up to 1,000 ratings, each naming its employee (id or personnelNumber) and skill (id or name); ' +
       'one result per item (emits skill.rated for each, in item order)',
   })
+  @HttpCode(HttpStatus.OK)
   @ApiBulk(BulkRatingsDto, {
     request: {
       items: [

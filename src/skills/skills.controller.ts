@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpStatus, Param, Patch, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, HttpStatus, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { EntityManager } from 'typeorm';
 import { OrgId } from '../auth/org-id.decorator';
@@ -52,6 +52,7 @@ export class SkillsController {
   @ApiOperation({
     summary: 'Create or change up to 1,000 skills, matched by name case-insensitively; one result per item',
   })
+  @HttpCode(HttpStatus.OK)
   @ApiBulk(BulkSkillsDto, {
     request: {
       items: [
