@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
 import { NotFoundError } from '../common/errors';
 import { toDateOrNull } from '../common/iso-date-time';
 import { Page } from '../common/pagination';
 import { newId } from '../common/uuid';
 import { Database } from '../database/database';
+import { WriteContext } from '../database/write-context';
+import { changesBetween } from '../events/changes';
 import { DomainEvents } from '../events/domain-events';
 import { CreateEmployeeDto } from './dto/create-employee.dto';
 import {
@@ -38,11 +39,7 @@ export class EmployeesService {
     return toEmployeeDetailResponse(detail);
   }
 
-  async create(
-    organisationId: string,
-    input: CreateEmployeeDto,
-    transaction?: EntityManager,
-  ): Promise<EmployeeResponse> {
+  async create(organisationId: string, input: CreateEmployeeDto, write: WriteContext): Promise<EmployeeResponse> {
     const now = new Date();
     const employee: Employee = {
       id: newId(),
@@ -65,29 +62,39 @@ export class EmployeesService {
       const response = toEmployeeResponse(employee);
       await this.events.publish(manager, organisationId, 'employee.created', response, now);
       return response;
-    }, transaction);
+    }, write);
   }
 
-  /** Emits employee.updated, then employee.deactivated when the change sets leftAt on an active employee. */
-  async update(organisationId: string, id: string, input: UpdateEmployeeDto): Promise<EmployeeResponse> {
+  /**
+   * Emits employee.updated with what the change altered (the row is locked and read first, so its previous
+   * values cost no extra round trip), then employee.deactivated when the change sets leftAt on an active one.
+   */
+  async update(
+    organisationId: string,
+    id: string,
+    input: UpdateEmployeeDto,
+    write: WriteContext,
+  ): Promise<EmployeeResponse> {
     return this.database.transaction(async (manager) => {
       const employee = await this.employees.findForUpdate(organisationId, id, manager);
+      const previous = toEmployeeResponse(employee);
       const wasActive = employee.leftAt === null;
       const now = new Date();
       applyChanges(employee, input);
       employee.updatedAt = now;
       await this.employees.update(organisationId, employee, manager);
       const response = toEmployeeResponse(employee);
-      await this.events.publish(manager, organisationId, 'employee.updated', response, now);
+      const changes = changesBetween(previous, response);
+      await this.events.publish(manager, organisationId, 'employee.updated', response, now, changes);
       if (wasActive && employee.leftAt !== null) {
         await this.events.publish(manager, organisationId, 'employee.deactivated', response, now);
       }
       return response;
-    });
+    }, write);
   }
 
   /** Soft delete; deleting an already deactivated employee changes nothing and emits nothing. */
-  async deactivate(organisationId: string, id: string): Promise<DeactivatedEmployeeResponse> {
+  async deactivate(organisationId: string, id: string, write: WriteContext): Promise<DeactivatedEmployeeResponse> {
     return this.database.transaction(async (manager) => {
       const employee = await this.employees.findForUpdate(organisationId, id, manager);
       if (employee.leftAt !== null) return { id, leftAt: employee.leftAt.toISOString() };
@@ -97,7 +104,7 @@ export class EmployeesService {
       await this.employees.deactivate(organisationId, id, now, manager);
       await this.events.publish(manager, organisationId, 'employee.deactivated', toEmployeeResponse(employee), now);
       return { id, leftAt: now.toISOString() };
-    });
+    }, write);
   }
 }
 

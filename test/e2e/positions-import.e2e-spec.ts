@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { DataSource, EntityManager } from 'typeorm';
 import { runCli } from '../../src/cli/run-cli';
+import { cliWrite } from '../../src/database/write-context';
 import { Employee } from '../../src/employees/entities/employee.entity';
 import { DomainEventMap, DomainEvents } from '../../src/events/domain-events';
 import { PositionDetailResponse, PositionResponse } from '../../src/positions/dto/position.response';
@@ -441,14 +442,14 @@ describe('positions import command', () => {
         spy.mockRestore();
       }
     };
-    await importer.import(tenant.organisationId, positions(1, 'OPEN', '2026-03-01'));
-    await importer.import(tenant.organisationId, positions(5, 'OPEN', '2026-03-01'));
+    await importer.import(tenant.organisationId, positions(1, 'OPEN', '2026-03-01'), cliWrite());
+    await importer.import(tenant.organisationId, positions(5, 'OPEN', '2026-03-01'), cliWrite());
 
     const one = await positionStatements(() =>
-      importer.import(tenant.organisationId, positions(1, 'FILLED', '2026-04-01')),
+      importer.import(tenant.organisationId, positions(1, 'FILLED', '2026-04-01'), cliWrite()),
     );
     const five = await positionStatements(() =>
-      importer.import(tenant.organisationId, positions(5, 'FILLED', '2026-04-01')),
+      importer.import(tenant.organisationId, positions(5, 'FILLED', '2026-04-01'), cliWrite()),
     );
 
     expect(five).toBe(one);
