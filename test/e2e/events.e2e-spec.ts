@@ -2,6 +2,7 @@ import { NestExpressApplication } from '@nestjs/platform-express';
 import { Client } from 'pg';
 import { newId } from '../../src/common/uuid';
 import { Database } from '../../src/database/database';
+import { cliWrite } from '../../src/database/write-context';
 import { DomainEventName, DomainEvents } from '../../src/events/domain-events';
 import { RetentionJob, RetentionReport } from '../../src/retention/retention.job';
 import { apiClient } from '../support/api-client';
@@ -45,8 +46,9 @@ describe('events feed: GET /events', () => {
   const publish = (who: TestTenant, name: DomainEventName, data: object, occurredAt = new Date()) =>
     app
       .get(Database)
-      .transaction((manager) =>
-        app.get(DomainEvents).publish(manager, who.organisationId, name, data as never, occurredAt),
+      .transaction(
+        (manager) => app.get(DomainEvents).publish(manager, who.organisationId, name, data as never, occurredAt),
+        cliWrite(),
       );
 
   const page = async (who: TestTenant, query = ''): Promise<FeedPage> =>
@@ -209,7 +211,7 @@ describe('events feed: GET /events', () => {
       app.get(Database).transaction(async (manager) => {
         await app.get(DomainEvents).publish(manager, own.organisationId, 'employee.created', { mark: 'gone' } as never);
         throw new Error('the change fails after its event');
-      }),
+      }, cliWrite()),
     ).rejects.toThrow('the change fails after its event');
     await publish(own, 'employee.created', { mark: 'kept' });
     expect(marks(await readAll(own, (events) => events.length >= 1))).toEqual(['kept']);
@@ -262,7 +264,7 @@ describe('events feed: GET /events', () => {
         await app.get(DomainEvents).publish(manager, own.organisationId, 'employee.created', { mark: 'slow' } as never);
         slowRecorded();
         await slowMayCommit;
-      });
+      }, cliWrite());
       await slowHasRecorded;
       await publish(own, 'employee.created', { mark: 'fast' });
 
@@ -299,7 +301,7 @@ describe('events feed: GET /events', () => {
                 .get(DomainEvents)
                 .publish(manager, own.organisationId, 'skill.rated', { mark: `${writer}-${n}` } as never);
               await manager.query(`SELECT pg_sleep($1)`, [Math.random() * 0.02]);
-            });
+            }, cliWrite());
           }
         };
         const allWritten = Promise.all(Array.from({ length: writersCount }, (_, writer) => write(writer))).finally(

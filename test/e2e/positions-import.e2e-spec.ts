@@ -212,6 +212,21 @@ describe('positions import command', () => {
     expect(result.stdout).toBe('Imported positions: 1 created, 0 updated, 0 unchanged\n');
   });
 
+  it('records its events as made by the command line: actor cli, requestId null, no traceparent', async () => {
+    const { tenant } = await world();
+    const result = await cli('positions', 'import', writePositionsFile([clerk]), '--org', tenant.organisationId);
+    expect(result.code).toBe(0);
+    const rows: Array<{ body: Buffer; traceparent: string | null }> = await dataSource.query(
+      `SELECT body, traceparent FROM events WHERE organisation_id = $1 AND event = 'position.updated'`,
+      [tenant.organisationId],
+    );
+    expect(rows).toHaveLength(1);
+    const body = JSON.parse(rows[0].body.toString('utf8'));
+    expect(Object.keys(body)).toEqual(['event', 'timestamp', 'data', 'actor', 'requestId']);
+    expect(body).toMatchObject({ event: 'position.updated', actor: { type: 'cli' }, requestId: null });
+    expect(rows[0].traceparent).toBeNull();
+  });
+
   it('is idempotent: a second import of the same file changes nothing and emits nothing', async () => {
     const { tenant } = await world();
     const file = writePositionsFile([controller, clerk]);

@@ -1,17 +1,7 @@
-import { ApiExtraModels, ApiProperty, ApiPropertyOptional, ApiSchema, getSchemaPath } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import type { Actor } from '../../../database/write-context';
 import type { Changes } from '../../changes';
 import { FEED_EVENT_NAMES } from '../../domain-events';
-
-/** One field a change altered, in the API's representation. */
-@ApiSchema({ name: 'FieldChange' })
-export class FieldChange {
-  @ApiProperty({ nullable: true, description: 'The value before the change' })
-  previous: unknown;
-
-  @ApiProperty({ nullable: true, description: 'The value after the change' })
-  current: unknown;
-}
 
 /** Who made the change: an API key (`id`: the key's id) or the command line (`cli`, no id). */
 @ApiSchema({ name: 'EventActor' })
@@ -28,7 +18,6 @@ export class EventActor {
  * `{event, timestamp, data, changes?, actor, requestId}`.
  */
 @ApiSchema({ name: 'Event' })
-@ApiExtraModels(FieldChange)
 export class EventResponse {
   @ApiProperty({ format: 'uuid', description: 'Also the webhook-id header of its deliveries' })
   id: string;
@@ -44,7 +33,15 @@ export class EventResponse {
 
   @ApiPropertyOptional({
     type: 'object',
-    additionalProperties: { $ref: getSchemaPath(FieldChange) },
+    // previous/current are any JSON value the field takes (an empty schema: no type).
+    additionalProperties: {
+      type: 'object',
+      required: ['previous', 'current'],
+      properties: {
+        previous: { description: 'The value before the change, as the API writes it' },
+        current: { description: 'The value after the change, as the API writes it' },
+      },
+    },
     description:
       'Only on employee.updated and skill.updated: each field the change altered (updatedAt left out), ' +
       'with its previous and current value',
