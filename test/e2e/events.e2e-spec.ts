@@ -78,7 +78,7 @@ describe('events feed: GET /events', () => {
 
   const marks = (events: FeedEvent[]) => events.map((event) => event.data.mark);
 
-  it('lists every event of the API calls, oldest first, as {id, event, timestamp, data}, with no endpoint subscribed', async () => {
+  it('lists every event of the API calls, oldest first, as {id, event, timestamp, data, changes?, actor, requestId}, with no endpoint subscribed', async () => {
     const own = await createTenant(app);
     const { post, patch, del } = as(own);
     const created = (
@@ -100,21 +100,32 @@ describe('events feed: GET /events', () => {
     ).body.data;
     const deactivated = (await del(`/employees/${created.id}`).expect(200)).body.data;
 
-    const events = await readAll(own, (all) => all.length === 4);
+    const events = await readAll(own, (all) => all.length === 5);
+    const byKey = { actor: { type: 'api_key', id: own.keyId }, requestId: expect.any(String) };
     expect(events).toEqual([
-      { id: expect.any(String), event: 'employee.created', timestamp: expect.any(String), data: created },
-      { id: expect.any(String), event: 'employee.updated', timestamp: expect.any(String), data: updated },
+      { id: expect.any(String), event: 'employee.created', timestamp: expect.any(String), data: created, ...byKey },
+      {
+        id: expect.any(String),
+        event: 'employee.updated',
+        timestamp: expect.any(String),
+        data: updated,
+        changes: { title: { previous: null, current: 'Countess' } },
+        ...byKey,
+      },
+      { id: expect.any(String), event: 'skill.created', timestamp: skill.createdAt, data: skill, ...byKey },
       {
         id: expect.any(String),
         event: 'skill.rated',
         timestamp: rating.createdAt,
         data: { employeeId: created.id, rating },
+        ...byKey,
       },
       {
         id: expect.any(String),
         event: 'employee.deactivated',
         timestamp: deactivated.leftAt,
         data: expect.objectContaining({ id: created.id, leftAt: deactivated.leftAt }),
+        ...byKey,
       },
     ]);
     for (const event of events) {
@@ -134,8 +145,17 @@ describe('events feed: GET /events', () => {
       event: event.event,
       timestamp: event.timestamp,
       data: event.data,
+      actor: { type: 'cli' },
+      requestId: null,
     });
-    expect(event).toEqual({ id: event.id, event: 'position.updated', timestamp: occurredAt.toISOString(), data });
+    expect(event).toEqual({
+      id: event.id,
+      event: 'position.updated',
+      timestamp: occurredAt.toISOString(),
+      data,
+      actor: { type: 'cli' },
+      requestId: null,
+    });
   });
 
   it('pages with after and limit: meta tells whether more are ready and the next after', async () => {
@@ -462,6 +482,14 @@ describe('events feed: GET /events', () => {
     ]);
     expect(Object.keys(operation.responses)).toEqual(expect.arrayContaining(['200', '400', '401']));
     expect(body.components.schemas.CursorPaginationMeta.properties.nextAfter.nullable).toBe(true);
-    expect(Object.keys(body.components.schemas.Event.properties).sort()).toEqual(['data', 'event', 'id', 'timestamp']);
+    expect(Object.keys(body.components.schemas.Event.properties).sort()).toEqual([
+      'actor',
+      'changes',
+      'data',
+      'event',
+      'id',
+      'requestId',
+      'timestamp',
+    ]);
   });
 });

@@ -341,16 +341,23 @@ describe('webhooks: delivery', () => {
         event: 'employee.created',
         timestamp: expect.any(String),
         data: created,
+        actor: { type: 'api_key', id: api.keyId },
+        requestId: expect.any(String),
       });
       expect(bodyOf('employee.updated')).toEqual({
         event: 'employee.updated',
         timestamp: expect.any(String),
         data: updated,
+        changes: { title: { previous: null, current: 'Rear Admiral' } },
+        actor: { type: 'api_key', id: api.keyId },
+        requestId: expect.any(String),
       });
       expect(bodyOf('skill.rated')).toEqual({
         event: 'skill.rated',
         timestamp: rating.createdAt,
         data: { employeeId: created.id, rating },
+        actor: { type: 'api_key', id: api.keyId },
+        requestId: expect.any(String),
       });
       expect(bodyOf('employee.deactivated')).toMatchObject({
         event: 'employee.deactivated',
