@@ -1,11 +1,12 @@
 import { Module } from '@nestjs/common';
+import { EmployeesBulkService } from './employees-bulk.service';
 import { EmployeesController } from './employees.controller';
 import { EmployeesRepository } from './employees.repository';
 import { EmployeesService } from './employees.service';
 
 @Module({
   controllers: [EmployeesController],
-  providers: [EmployeesService, EmployeesRepository],
-  exports: [EmployeesRepository],
+  providers: [EmployeesService, EmployeesBulkService, EmployeesRepository],
+  exports: [EmployeesRepository, EmployeesBulkService],
 })
 export class EmployeesModule {}

@@ -1,11 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { NotFoundError } from '../common/errors';
-import { toDateOrNull } from '../common/iso-date-time';
 import { Page } from '../common/pagination';
-import { newId } from '../common/uuid';
 import { Database } from '../database/database';
 import { WriteContext } from '../database/write-context';
-import { changesBetween } from '../events/changes';
 import { DomainEvents } from '../events/domain-events';
 import { CreateEmployeeDto } from './dto/create-employee.dto';
 import {
@@ -17,8 +14,8 @@ import {
 } from './dto/employee.response';
 import { ListEmployeesQuery } from './dto/list-employees.query';
 import { UpdateEmployeeDto } from './dto/update-employee.dto';
+import { applyChanges, newEmployee, updateEvents } from './employee-changes';
 import { EmployeesRepository } from './employees.repository';
-import { Employee } from './entities/employee.entity';
 
 @Injectable()
 export class EmployeesService {
@@ -41,22 +38,7 @@ export class EmployeesService {
 
   async create(organisationId: string, input: CreateEmployeeDto, write: WriteContext): Promise<EmployeeResponse> {
     const now = new Date();
-    const employee: Employee = {
-      id: newId(),
-      organisationId,
-      personnelNumber: input.personnelNumber,
-      firstName: input.firstName,
-      lastName: input.lastName,
-      businessEmail: input.businessEmail,
-      title: input.title ?? null,
-      gender: input.gender ?? null,
-      departmentId: input.departmentId ?? null,
-      hiredAt: toDateOrNull(input.hiredAt) ?? null,
-      leftAt: null,
-      isHRTeamMember: input.isHRTeamMember ?? false,
-      createdAt: now,
-      updatedAt: now,
-    };
+    const employee = newEmployee(organisationId, input, now);
     return this.database.transaction(async (manager) => {
       await this.employees.insert(organisationId, employee, manager);
       const response = toEmployeeResponse(employee);
@@ -77,19 +59,15 @@ export class EmployeesService {
   ): Promise<EmployeeResponse> {
     return this.database.transaction(async (manager) => {
       const employee = await this.employees.findForUpdate(organisationId, id, manager);
-      const previous = toEmployeeResponse(employee);
-      const wasActive = employee.leftAt === null;
+      const changed = { ...employee };
       const now = new Date();
-      applyChanges(employee, input);
-      employee.updatedAt = now;
-      await this.employees.update(organisationId, employee, manager);
-      const response = toEmployeeResponse(employee);
-      const changes = changesBetween(previous, response);
-      await this.events.publish(manager, organisationId, 'employee.updated', response, now, changes);
-      if (wasActive && employee.leftAt !== null) {
-        await this.events.publish(manager, organisationId, 'employee.deactivated', response, now);
+      applyChanges(changed, input);
+      changed.updatedAt = now;
+      await this.employees.update(organisationId, changed, manager);
+      for (const event of updateEvents(employee, changed, now)) {
+        await this.events.publish(manager, organisationId, event.name, event.data, now, event.changes);
       }
-      return response;
+      return toEmployeeResponse(changed);
     }, write);
   }
 
@@ -106,14 +84,4 @@ export class EmployeesService {
       return { id, leftAt: now.toISOString() };
     }, write);
   }
-}
-
-/** Copies the supplied fields of a PATCH onto the employee; absent (undefined) fields keep their value. */
-function applyChanges(employee: Employee, input: UpdateEmployeeDto): void {
-  const { hiredAt, leftAt, ...plainFields } = input;
-  for (const [field, value] of Object.entries(plainFields)) {
-    if (value !== undefined) Object.assign(employee, { [field]: value });
-  }
-  if (hiredAt !== undefined) employee.hiredAt = toDateOrNull(hiredAt) ?? null;
-  if (leftAt !== undefined) employee.leftAt = toDateOrNull(leftAt) ?? null;
 }

@@ -2,7 +2,7 @@ import { EventEmitter2 } from '@nestjs/event-emitter';
 import type { EntityManager } from 'typeorm';
 import type { Database } from '../database/database';
 import type { ChangeOrigin } from '../database/write-context';
-import { DomainEvents } from './domain-events';
+import { DOMAIN_EVENT_BATCH, DomainEvents } from './domain-events';
 import type { EventsRepository } from './events.repository';
 
 const inTransaction = {} as EntityManager;
@@ -82,5 +82,46 @@ describe('DomainEvents', () => {
     });
     await expect(publishing).rejects.toThrow('skill.rated published in a transaction without its origin');
     expect(record).not.toHaveBeenCalled();
+  });
+
+  it('publishes many events as one batch, in order, and nothing for none', async () => {
+    const emitter = new EventEmitter2();
+    const batches: unknown[] = [];
+    emitter.on(DOMAIN_EVENT_BATCH, (batch: unknown) => batches.push(batch));
+    const at = new Date('2026-01-31T09:00:00.000Z');
+    const events = [
+      { name: 'skill.rated' as const, data: { employeeId: 'e1', rating }, occurredAt: at },
+      { name: 'skill.rated' as const, data: { employeeId: 'e2', rating }, occurredAt: at },
+    ];
+    const recordMany = jest.fn().mockResolvedValue([
+      { id: 'id-1', createdAt: recordedAt },
+      { id: 'id-2', createdAt: recordedAt },
+    ]);
+    const database = {
+      inTransaction: (manager: EntityManager) => manager === inTransaction,
+      originOf: () => origin,
+    } as unknown as Database;
+    const publisher = new DomainEvents(emitter, database, { recordMany } as unknown as EventsRepository);
+    await publisher.publishMany(inTransaction, 'org', []);
+    await publisher.publishMany(inTransaction, 'org', events);
+    expect(recordMany).toHaveBeenCalledWith(
+      'org',
+      [
+        { ...events[0], ...origin },
+        { ...events[1], ...origin },
+      ],
+      inTransaction,
+    );
+    expect(batches).toEqual([
+      {
+        organisationId: 'org',
+        events: [
+          { ...events[0], id: 'id-1', recordedAt },
+          { ...events[1], id: 'id-2', recordedAt },
+        ],
+        manager: inTransaction,
+      },
+    ]);
+    await expect(publisher.publishMany({} as EntityManager, 'org', events)).rejects.toThrow('outside a transaction');
   });
 });

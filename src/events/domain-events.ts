@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import type { EntityManager } from 'typeorm';
 import { Database } from '../database/database';
+import type { ChangeOrigin } from '../database/write-context';
 import type { Changes } from './changes';
 import { EventsRepository } from './events.repository';
 
@@ -52,6 +53,24 @@ export interface DomainEvent<K extends DomainEventName = DomainEventName> {
   manager: EntityManager;
 }
 
+/** One event of a batch: what `publish` takes, for each of many changes of one transaction. */
+export type PublishedEvent = {
+  [K in DomainEventName]: { name: K; data: DomainEventMap[K]; occurredAt: Date; changes?: Changes };
+}[DomainEventName];
+
+/**
+ * The emitter event of publishMany: the events of many changes (a bulk request) at once, so a listener can
+ * record them in a few statements rather than one per event. Each event is one publish would have emitted.
+ */
+export const DOMAIN_EVENT_BATCH = 'domain-events.batch';
+
+export interface DomainEventBatch {
+  organisationId: string;
+  /** In the order the changes were made, each with the id and time the event store recorded it under. */
+  events: Array<PublishedEvent & { id: string; recordedAt: Date }>;
+  manager: EntityManager;
+}
+
 /** Records domain events in the event store inside the writing transaction, then emits them to the listeners. */
 @Injectable()
 export class DomainEvents {
@@ -76,11 +95,7 @@ export class DomainEvents {
     occurredAt: Date = new Date(),
     changes?: Changes,
   ): Promise<void> {
-    if (!this.database.inTransaction(manager)) {
-      throw new Error(`Domain event ${name} published outside a transaction`);
-    }
-    const origin = this.database.originOf(manager);
-    if (!origin) throw new Error(`Domain event ${name} published in a transaction without its origin`);
+    const origin = this.originIn(manager, name);
     const { id, createdAt } = await this.events.record(
       organisationId,
       { name, occurredAt, data, changes, ...origin },
@@ -88,5 +103,38 @@ export class DomainEvents {
     );
     const event: DomainEvent<K> = { id, name, organisationId, occurredAt, data, recordedAt: createdAt, manager };
     await this.emitter.emitAsync(name, event);
+  }
+
+  /** As publish for each event in order, recorded in one statement and emitted once: listeners fan out set-based. */
+  async publishMany(manager: EntityManager, organisationId: string, events: PublishedEvent[]): Promise<void> {
+    if (events.length === 0) return;
+    const origin = this.originIn(manager, events[0].name);
+    const recorded = await this.events.recordMany(
+      organisationId,
+      events.map((event) => ({ ...event, ...origin })),
+      manager,
+    );
+    const batch: DomainEventBatch = {
+      organisationId,
+      events: events.map((event, index) => ({
+        ...event,
+        id: recorded[index].id,
+        recordedAt: recorded[index].createdAt,
+      })),
+      manager,
+    };
+    await this.emitter.emitAsync(DOMAIN_EVENT_BATCH, batch);
+  }
+
+  /**
+   * The origin of the transaction of `manager`. Outside the change's transaction, the event and the listeners'
+   * writes (the webhook outbox) could commit without the change or the change without them, and in one opened
+   * without an origin the event would miss its actor: publishing refuses both.
+   */
+  private originIn(manager: EntityManager, name: string): ChangeOrigin {
+    if (!this.database.inTransaction(manager)) throw new Error(`Domain event ${name} published outside a transaction`);
+    const origin = this.database.originOf(manager);
+    if (!origin) throw new Error(`Domain event ${name} published in a transaction without its origin`);
+    return origin;
   }
 }

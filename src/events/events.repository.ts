@@ -77,6 +77,28 @@ export class EventsRepository {
     return recorded;
   }
 
+  /** Records `events` in one statement, in order, each with a new id; as record for each. */
+  async recordMany(organisationId: string, events: NewEvent[], manager?: EntityManager): Promise<RecordedEvent[]> {
+    const createdAt = new Date();
+    const recorded = events.map((event) => ({ id: newId(), name: event.name, body: eventBody(event), createdAt }));
+    await this.database.manager(manager).query(
+      `INSERT INTO events (id, organisation_id, event, occurred_at, body, created_at, traceparent)
+       SELECT id, $1, event, occurred_at, body, $6, traceparent
+         FROM unnest($2::uuid[], $3::text[], $4::timestamptz[], $5::bytea[], $7::varchar[])
+              AS v(id, event, occurred_at, body, traceparent)`,
+      [
+        organisationId,
+        recorded.map((event) => event.id),
+        recorded.map((event) => event.name),
+        events.map((event) => event.occurredAt),
+        recorded.map((event) => event.body),
+        createdAt,
+        events.map((event) => event.traceparent),
+      ],
+    );
+    return recorded;
+  }
+
   /** The position of a listed event of the organisation; null when it has no such event (any more). */
   async findCursor(organisationId: string, id: string, manager?: EntityManager): Promise<EventCursor | null> {
     const rows: EventCursor[] = await this.database

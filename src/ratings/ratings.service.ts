@@ -74,7 +74,8 @@ export class RatingsService {
   }
 }
 
-function assertScoreInScale(score: number, skill: RatedSkill): void {
+/** A score outside the skill's scale is 400 naming the range: one rule for single and bulk ratings. */
+export function assertScoreInScale(score: number, skill: RatedSkill): void {
   if (score < skill.ratingScaleMin || score > skill.ratingScaleMax) {
     throw ValidationError.forField(
       'score',

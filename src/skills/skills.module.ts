@@ -1,11 +1,12 @@
 import { Module } from '@nestjs/common';
+import { SkillsBulkService } from './skills-bulk.service';
 import { SkillsController } from './skills.controller';
 import { SkillsRepository } from './skills.repository';
 import { SkillsService } from './skills.service';
 
 @Module({
   controllers: [SkillsController],
-  providers: [SkillsService, SkillsRepository],
-  exports: [SkillsRepository],
+  providers: [SkillsService, SkillsBulkService, SkillsRepository],
+  exports: [SkillsRepository, SkillsBulkService],
 })
 export class SkillsModule {}

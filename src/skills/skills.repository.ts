@@ -9,7 +9,26 @@ import { Database } from '../database/database';
 import { ListSkillsQuery } from './dto/list-skills.query';
 import { Skill } from './entities/skill.entity';
 
-const UNIQUE_MESSAGES = { skills_name_key: 'A skill with this name already exists' };
+export const SKILL_UNIQUE_MESSAGES = { skills_name_key: 'A skill with this name already exists' };
+
+/** Skills as rows of parameter arrays ($2..$9 in skillArrays' order), for one-statement writes. */
+const UNNEST_SKILLS = `unnest($2::uuid[], $3::text[], $4::text[], $5::int[], $6::int[], $7::text[], $8::timestamptz[],
+         $9::timestamptz[])
+    AS v(id, name, description, rating_scale_min, rating_scale_max, rating_scale_type, created_at, updated_at)`;
+
+function skillArrays(skills: Skill[]): unknown[][] {
+  const column = <T>(value: (skill: Skill) => T) => skills.map(value);
+  return [
+    column((s) => s.id),
+    column((s) => s.name),
+    column((s) => s.description),
+    column((s) => s.ratingScaleMin),
+    column((s) => s.ratingScaleMax),
+    column((s) => s.ratingScaleType),
+    column((s) => s.createdAt),
+    column((s) => s.updatedAt),
+  ];
+}
 
 /** All SQL of the skills catalogue. */
 @Injectable()
@@ -87,15 +106,60 @@ export class SkillsRepository {
   /** A name the organisation already has (in any case) is 409. */
   async insert(organisationId: string, skill: Omit<Skill, 'organisationId'>, manager?: EntityManager): Promise<void> {
     await mapConstraintErrors(this.database.manager(manager).insert(Skill, { ...skill, organisationId }), {
-      unique: UNIQUE_MESSAGES,
+      unique: SKILL_UNIQUE_MESSAGES,
     });
   }
 
   /** Writes every column of the skill; another skill's name (in any case) is 409. */
   async update(organisationId: string, skill: Skill, manager?: EntityManager): Promise<void> {
     await mapConstraintErrors(this.database.manager(manager).update(Skill, { organisationId, id: skill.id }, skill), {
-      unique: UNIQUE_MESSAGES,
+      unique: SKILL_UNIQUE_MESSAGES,
     });
+  }
+
+  /** The organisation's skills with these names (compared lower-case), locked until the transaction ends. */
+  async lockByNames(organisationId: string, names: string[], manager?: EntityManager): Promise<Skill[]> {
+    if (names.length === 0) return [];
+    return this.database
+      .manager(manager)
+      .createQueryBuilder(Skill, 'skill')
+      .where('skill.organisation_id = :organisationId', { organisationId })
+      .andWhere('lower(skill.name) = ANY (:names)', { names: names.map((name) => name.toLowerCase()) })
+      .setLock('pessimistic_write')
+      .getMany();
+  }
+
+  /** insert for many skills in one statement; one duplicate name fails them all (409, as insert). */
+  async insertMany(organisationId: string, skills: Skill[], manager?: EntityManager): Promise<void> {
+    if (skills.length === 0) return;
+    await mapConstraintErrors(
+      this.database.manager(manager).query(
+        `INSERT INTO skills (id, organisation_id, name, description, rating_scale_min, rating_scale_max,
+                             rating_scale_type, created_at, updated_at)
+         SELECT v.id, $1, v.name, v.description, v.rating_scale_min, v.rating_scale_max, v.rating_scale_type,
+                v.created_at, v.updated_at
+           FROM ${UNNEST_SKILLS}`,
+        [organisationId, ...skillArrays(skills)],
+      ),
+      { unique: SKILL_UNIQUE_MESSAGES },
+    );
+  }
+
+  /** update for many skills in one statement (every column but createdAt); one duplicate name fails them all. */
+  async updateMany(organisationId: string, skills: Skill[], manager?: EntityManager): Promise<void> {
+    if (skills.length === 0) return;
+    await mapConstraintErrors(
+      this.database.manager(manager).query(
+        `UPDATE skills s
+            SET name = v.name, description = v.description, rating_scale_min = v.rating_scale_min,
+                rating_scale_max = v.rating_scale_max, rating_scale_type = v.rating_scale_type,
+                updated_at = v.updated_at
+           FROM ${UNNEST_SKILLS}
+          WHERE s.organisation_id = $1 AND s.id = v.id`,
+        [organisationId, ...skillArrays(skills)],
+      ),
+      { unique: SKILL_UNIQUE_MESSAGES },
+    );
   }
 
   /** A skill something still references (an employee skill) is 409. */

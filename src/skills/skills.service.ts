@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DeletedResponse } from '../common/dto/deleted.response';
-import { ConflictError, ValidationError } from '../common/errors';
+import { ConflictError } from '../common/errors';
 import { Page } from '../common/pagination';
-import { newId } from '../common/uuid';
 import { Database } from '../database/database';
 import { WriteContext } from '../database/write-context';
 import { changesBetween } from '../events/changes';
@@ -11,7 +10,7 @@ import { CreateSkillDto } from './dto/create-skill.dto';
 import { ListSkillsQuery } from './dto/list-skills.query';
 import { SkillDetailResponse, SkillResponse, toSkillResponse } from './dto/skill.response';
 import { UpdateSkillDto } from './dto/update-skill.dto';
-import { Skill } from './entities/skill.entity';
+import { applyChanges, newSkill } from './skill-changes';
 import { SkillsRepository } from './skills.repository';
 
 @Injectable()
@@ -35,18 +34,7 @@ export class SkillsService {
 
   async create(organisationId: string, input: CreateSkillDto, write: WriteContext): Promise<SkillResponse> {
     const now = new Date();
-    const skill: Skill = {
-      id: newId(),
-      organisationId,
-      name: input.name,
-      description: input.description ?? null,
-      ratingScaleMin: input.ratingScaleMin ?? 0,
-      ratingScaleMax: input.ratingScaleMax ?? 5,
-      ratingScaleType: input.ratingScaleType ?? 'NUMERIC',
-      createdAt: now,
-      updatedAt: now,
-    };
-    assertScale(skill);
+    const skill = newSkill(organisationId, input, now);
     return this.database.transaction(async (manager) => {
       await this.skills.insert(organisationId, skill, manager);
       const response = toSkillResponse(skill);
@@ -60,10 +48,7 @@ export class SkillsService {
     return this.database.transaction(async (manager) => {
       const skill = await this.skills.findForUpdate(organisationId, id, manager);
       const previous = toSkillResponse(skill);
-      for (const [field, value] of Object.entries(input) as [string, unknown][]) {
-        if (value !== undefined) Object.assign(skill, { [field]: value });
-      }
-      assertScale(skill);
+      applyChanges(skill, input);
       const now = new Date();
       skill.updatedAt = now;
       await this.skills.update(organisationId, skill, manager);
@@ -85,14 +70,5 @@ export class SkillsService {
       await this.events.publish(manager, organisationId, 'skill.deleted', { id });
       return { deleted: true };
     }, write);
-  }
-}
-
-function assertScale(skill: Skill): void {
-  if (skill.ratingScaleMin > skill.ratingScaleMax) {
-    throw ValidationError.forField(
-      'ratingScaleMin',
-      `ratingScaleMin (${skill.ratingScaleMin}) must not be greater than ratingScaleMax (${skill.ratingScaleMax})`,
-    );
   }
 }

@@ -72,6 +72,35 @@ export class WebhookDeliveriesRepository {
     return inserted.length;
   }
 
+  /**
+   * As fanOut for many recorded events of one transaction (a bulk request), in one statement: one delivery per
+   * event and endpoint subscribed to it, in event order. Answers the number of deliveries.
+   */
+  async fanOutMany(
+    organisationId: string,
+    events: Array<{ id: string; name: string; recordedAt: Date }>,
+    manager: EntityManager,
+  ): Promise<number> {
+    const inserted: unknown[] = await this.database.manager(manager).query(
+      `INSERT INTO webhook_deliveries (id, organisation_id, endpoint_id, event_id, event, created_at)
+       SELECT ${uuidV7Sharing('$5')}, $1, endpoint.id, event.id, event.event, event.created_at
+         FROM unnest($2::uuid[], $3::text[], $4::timestamptz[]) AS event(id, event, created_at)
+         JOIN (SELECT id, events, created_at FROM webhook_endpoints
+                WHERE organisation_id = $1 AND events && $3::text[]
+                  FOR KEY SHARE) endpoint ON event.event = ANY (endpoint.events)
+        ORDER BY event.id, endpoint.created_at, endpoint.id
+       RETURNING id`,
+      [
+        organisationId,
+        events.map((event) => event.id),
+        events.map((event) => event.name),
+        events.map((event) => event.recordedAt),
+        newId(),
+      ],
+    );
+    return inserted.length;
+  }
+
   /** Records the one delivery of a recorded event to `endpointId`, already claimed: its caller sends it at once. */
   async insertClaimed(
     organisationId: string,

@@ -1,6 +1,6 @@
 import { applyDecorators, Injectable } from '@nestjs/common';
 import { OnEvent } from '@nestjs/event-emitter';
-import { DOMAIN_EVENT_NAMES, DomainEvent } from '../events/domain-events';
+import { DOMAIN_EVENT_BATCH, DOMAIN_EVENT_NAMES, DomainEvent, DomainEventBatch } from '../events/domain-events';
 import { WebhookCommitWatcher } from './webhook-commit-watcher';
 import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 
@@ -23,5 +23,12 @@ export class WebhookOutboxListener {
   async fanOut(event: DomainEvent): Promise<void> {
     const deliveries = await this.deliveries.fanOut(event.organisationId, event, event.manager);
     if (deliveries > 0) this.commitWatcher.watch(event.manager);
+  }
+
+  /** The deliveries of a batch's recorded events, in item order, in one statement. */
+  @OnEvent(DOMAIN_EVENT_BATCH, { suppressErrors: false })
+  async fanOutBatch(batch: DomainEventBatch): Promise<void> {
+    const deliveries = await this.deliveries.fanOutMany(batch.organisationId, batch.events, batch.manager);
+    if (deliveries > 0) this.commitWatcher.watch(batch.manager);
   }
 }
