@@ -205,6 +205,42 @@ describe('every change in the feed: feed-only events, changes, actor, requestId,
     ]);
   });
 
+  it('records from the bulk endpoints what single items record: changes and the actor of the request', async () => {
+    const tenant = await createTenant(app);
+    const employee = (await as(tenant).post('/employees', newEmployee('bulk')).expect(201)).body.data;
+    const skill = (await as(tenant).post('/skills', { name: 'Scala' }).expect(201)).body.data;
+    await as(tenant)
+      .post('/employees/bulk', { items: [{ personnelNumber: employee.personnelNumber, title: 'Architect' }] })
+      .set('X-Request-Id', 'bulk-employees')
+      .expect(200);
+    const skills = (
+      await as(tenant)
+        .post('/skills/bulk', { items: [{ name: 'Scala', description: 'JVM' }, { name: 'Elixir' }] })
+        .set('X-Request-Id', 'bulk-skills')
+        .expect(200)
+    ).body.data;
+
+    const events = (await feed(tenant, 5)).slice(2);
+
+    expect(events.map(({ id: _id, timestamp: _timestamp, data: _data, ...event }) => event)).toEqual([
+      {
+        event: 'employee.updated',
+        changes: { title: { previous: null, current: 'Architect' } },
+        actor: byApiKey(tenant),
+        requestId: 'bulk-employees',
+      },
+      {
+        event: 'skill.updated',
+        changes: { description: { previous: null, current: 'JVM' } },
+        actor: byApiKey(tenant),
+        requestId: 'bulk-skills',
+      },
+      { event: 'skill.created', actor: byApiKey(tenant), requestId: 'bulk-skills' },
+    ]);
+    expect(events[1].data).toMatchObject({ id: skill.id, description: 'JVM' });
+    expect(events[2].data).toMatchObject({ id: skills[1].id, name: 'Elixir' });
+  });
+
   it("sends a receiver the feed item's stored bytes without its id, with the request's trace as traceparent", async () => {
     const tenant = await createTenant(app);
     const employee = (await as(tenant).post('/employees', newEmployee('trace')).expect(201)).body.data;
