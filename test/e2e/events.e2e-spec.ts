@@ -423,11 +423,14 @@ describe('events feed: GET /events', () => {
         const holder = new Client({ connectionString: process.env.TEST_DATABASE_URL });
         await holder.connect();
         try {
-          await holder.query(`SELECT pg_advisory_lock($1)`, [RETENTION_LOCK_KEY]);
+          // Held by another instance's run: a transaction-level lock, which also pins the session behind a
+          // transaction pooler (a session-level one would stay on whichever server connection PgBouncer chose).
+          await holder.query('BEGIN');
+          await holder.query(`SELECT pg_advisory_xact_lock($1)`, [RETENTION_LOCK_KEY]);
           expect(await app.get(RetentionJob).run()).toBeNull();
           // Nor can any other instance prune while the lock is held.
           expect(await readAll(own, () => true)).toEqual([event]);
-          await holder.query(`SELECT pg_advisory_unlock($1)`, [RETENTION_LOCK_KEY]);
+          await holder.query('ROLLBACK');
         } finally {
           await holder.end();
         }
