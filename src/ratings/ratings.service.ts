@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
 import { NotFoundError, ValidationError } from '../common/errors';
 import { parseIsoDateTime } from '../common/iso-date-time';
 import { Page } from '../common/pagination';
 import { newId } from '../common/uuid';
 import { Database } from '../database/database';
+import { WriteContext } from '../database/write-context';
 import { EmployeesRepository } from '../employees/employees.repository';
 import { DomainEvents } from '../events/domain-events';
 import { ListRatingsQuery } from './dto/list-ratings.query';
@@ -30,7 +30,7 @@ export class RatingsService {
     employeeId: string,
     skillId: string,
     input: RateSkillDto,
-    transaction?: EntityManager,
+    write: WriteContext,
   ): Promise<RatingResponse> {
     return this.database.transaction(async (manager) => {
       const found = await this.ratings.findSkillToRate(organisationId, employeeId, skillId, manager);
@@ -55,7 +55,7 @@ export class RatingsService {
       const rating = toRatingResponse({ ...newRating, personSkillId, skillName: skill.name });
       await this.events.publish(manager, organisationId, 'skill.rated', { employeeId, rating }, createdAt);
       return rating;
-    }, transaction);
+    }, write);
   }
 
   /** Newest first; the count query also proves the employee exists, so a page costs two queries. */

@@ -27,7 +27,7 @@ describe('round trips per request', () => {
       const [text] = args;
       statements.push((typeof text === 'string' ? text : (text as { text: string }).text).trim());
       return original.apply(this, args);
-    } as never);
+    });
   });
   afterEach(() => query.mockRestore());
   afterAll(() => app.close());

@@ -11,6 +11,7 @@ import { EmployeeSearch1763763300000 } from './1763763300000-employee-search';
 import { IdempotencyClaim1763763400000 } from './1763763400000-idempotency-claim';
 import { ApiKeyScopes1763763600000 } from './1763763600000-api-key-scopes';
 import { KeptLatestRating1763763800000 } from './1763763800000-kept-latest-rating';
+import { EventTraceparent1763763950000 } from './1763763950000-event-traceparent';
 
 /** Every migration in order; listed rather than globbed so ts-node, Jest and dist load the same set. */
 export const MIGRATIONS = [
@@ -27,4 +28,5 @@ export const MIGRATIONS = [
   IdempotencyClaim1763763400000,
   ApiKeyScopes1763763600000,
   KeptLatestRating1763763800000,
+  EventTraceparent1763763950000,
 ];
