@@ -17,6 +17,20 @@ export class SqlConditions {
     return this;
   }
 
+  /**
+   * Keyset paging: only rows after `after` in the order of `columns` (all ascending, or all descending),
+   * as one row comparison, which a b-tree index on those columns answers as a range. Nothing when `after`
+   * is null (the first page).
+   */
+  after(columns: string[], descending: boolean, after: unknown[] | null): this {
+    if (after === null) return this;
+    if (after.length !== columns.length) {
+      throw new Error(`A keyset of ${after.length} values for ${columns.length} order columns`);
+    }
+    const placeholders = columns.map(() => '?').join(', ');
+    return this.and(`(${columns.join(', ')}) ${descending ? '<' : '>'} (${placeholders})`, ...after);
+  }
+
   /** The conditions joined with AND. */
   get sql(): string {
     return this.conditions.join(' AND ');
@@ -24,6 +38,14 @@ export class SqlConditions {
 
   get parameters(): unknown[] {
     return [...this.values];
+  }
+
+  /** The conditions for TypeORM's query builder, whose parameters are named: `$n` becomes `:<prefix>n`. */
+  named(prefix: string): { sql: string; parameters: Record<string, unknown> } {
+    return {
+      sql: this.sql.replace(/\$(\d+)/g, (_, n: string) => `:${prefix}${n}`),
+      parameters: Object.fromEntries(this.values.map((value, index) => [`${prefix}${index + 1}`, value])),
+    };
   }
 
   /** `LIMIT $n OFFSET $n+1` after the conditions' own parameters, and the parameters of the whole query. */

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
+import { ListOrder, ListRows, PageWindow, orderByColumns } from '../common/cursor';
 import { NotFoundError } from '../common/errors';
 import { toDateOrNull } from '../common/iso-date-time';
 import { bySkillName, latestRatingOf } from '../common/latest-rating';
@@ -90,17 +91,18 @@ export class EmployeesRepository {
   constructor(private readonly database: Database) {}
 
   /**
-   * One page of GET /employees and its exact total, in raw SQL. The page reads the ids of the requested
-   * window first (an index-only scan of employees_list_idx when unfiltered, so a deep OFFSET skips index
-   * entries rather than heap rows) and then only those rows. A search reads its ids and its count from
-   * employee_search instead (see searchFilters). Without a transaction, page and total run concurrently on
-   * two pool connections.
+   * One window of GET /employees (page or cursor, see ListCursors) and, in page mode, its exact total, in raw
+   * SQL. The page reads the ids of the requested window first (an index-only scan of employees_list_idx when
+   * unfiltered, so a deep OFFSET skips index entries rather than heap rows; a cursor starts its range scan at
+   * its key) and then only those rows. A search reads its ids and its count from employee_search instead (see
+   * searchFilters). Without a transaction, page and total run concurrently on two pool connections.
    */
   async findPage(
     organisationId: string,
     query: ListEmployeesQuery,
+    window: PageWindow,
     manager?: EntityManager,
-  ): Promise<[EmployeeFields[], number]> {
+  ): Promise<ListRows<EmployeeFields>> {
     const updatedSince = toDateOrNull(query.updatedSince);
     const filters =
       query.search === undefined
@@ -109,18 +111,30 @@ export class EmployeesRepository {
     const { from, id, where } = filters;
     // Oldest first; a delta sync (updatedSince) reads the oldest change first, on employees_updated_idx.
     const orderedBy = updatedSince ? 'updated_at' : 'created_at';
-    const page = where.page(query.limit, query.offset);
+    const order: ListOrder<EmployeeFields> = {
+      columns: [`f.${orderedBy}`, id],
+      descending: false,
+      keyOf: (employee) => [updatedSince ? employee.updatedAt : employee.createdAt, employee.id],
+    };
+    // Only a cursor window has a keyset, and only a page window is counted: the count never sees the keyset.
+    where.after(order.columns, order.descending, window.after);
+    const page = where.page(window.fetch, window.offset);
     const onlyCounted = query.search === undefined && query.departmentId === undefined && !updatedSince;
-    return Promise.all([
+    const [rows, total] = await Promise.all([
       this.database.manager(manager).query<EmployeeFields[]>(
         `SELECT ${employeeColumns('e')}
-           FROM (SELECT ${id} AS id FROM ${from} WHERE ${where.sql} ORDER BY f.${orderedBy}, ${id} ${page.sql}) page
+           FROM (SELECT ${id} AS id FROM ${from} WHERE ${where.sql} ORDER BY ${orderByColumns(order)} ${page.sql}) page
            JOIN employees e ON e.id = page.id
           ORDER BY e.${orderedBy}, e.id`,
         page.parameters,
       ),
-      onlyCounted ? this.countFromCounter(organisationId, query.isActive, manager) : this.count(filters, manager),
+      !window.counted
+        ? null
+        : onlyCounted
+          ? this.countFromCounter(organisationId, query.isActive, manager)
+          : this.count(filters, manager),
     ]);
+    return { rows, order, total };
   }
 
   /**
@@ -186,12 +200,42 @@ export class EmployeesRepository {
     });
   }
 
-  /** Writes every column of the employee; another employee's personnelNumber or businessEmail is 409. */
-  async update(organisationId: string, employee: Employee, manager?: EntityManager): Promise<void> {
-    await mapConstraintErrors(
-      this.database.manager(manager).update(Employee, { organisationId, id: employee.id }, employee),
+  /**
+   * Writes the employee's fields and `updatedAt`, unless they all equal the stored ones: then nothing is
+   * written and false is answered (the comparison is part of the UPDATE, so it costs no extra round trip).
+   * Another employee's personnelNumber or businessEmail is 409.
+   */
+  async update(organisationId: string, employee: Employee, updatedAt: Date, manager?: EntityManager): Promise<boolean> {
+    const [rows] = await mapConstraintErrors(
+      this.database.manager(manager).query<[unknown[], number]>(
+        `UPDATE employees
+            SET personnel_number = $3, first_name = $4, last_name = $5, business_email = $6, title = $7, gender = $8,
+                department_id = $9, hired_at = $10, left_at = $11, is_hr_team_member = $12, updated_at = $13
+          WHERE organisation_id = $1 AND id = $2
+            AND (personnel_number, first_name, last_name, business_email, title, gender, department_id, hired_at,
+                 left_at, is_hr_team_member)
+                IS DISTINCT FROM ($3::varchar, $4::varchar, $5::varchar, $6::varchar, $7::varchar, $8::varchar,
+                                  $9::varchar, $10::timestamptz, $11::timestamptz, $12::boolean)
+          RETURNING id`,
+        [
+          organisationId,
+          employee.id,
+          employee.personnelNumber,
+          employee.firstName,
+          employee.lastName,
+          employee.businessEmail,
+          employee.title,
+          employee.gender,
+          employee.departmentId,
+          employee.hiredAt,
+          employee.leftAt,
+          employee.isHRTeamMember,
+          updatedAt,
+        ],
+      ),
       { unique: UNIQUE_MESSAGES },
     );
+    return rows.length > 0;
   }
 
   async deactivate(organisationId: string, id: string, at: Date, manager?: EntityManager): Promise<void> {

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { ListCursors, ListIdentity } from '../common/cursor';
 import { NotFoundError } from '../common/errors';
 import { toDateOrNull } from '../common/iso-date-time';
 import { Page } from '../common/pagination';
@@ -24,11 +25,13 @@ export class EmployeesService {
     private readonly database: Database,
     private readonly employees: EmployeesRepository,
     private readonly events: DomainEvents,
+    private readonly cursors: ListCursors,
   ) {}
 
   async list(organisationId: string, query: ListEmployeesQuery): Promise<Page<EmployeeResponse>> {
-    const [employees, total] = await this.employees.findPage(organisationId, query);
-    return Page.of(employees.map(toEmployeeResponse), total, query);
+    const list: ListIdentity = { name: 'employees', organisationId };
+    const read = await this.employees.findPage(organisationId, query, this.cursors.window(list, query));
+    return this.cursors.page(list, query, read, toEmployeeResponse);
   }
 
   async get(organisationId: string, id: string): Promise<EmployeeDetailResponse> {
@@ -63,15 +66,18 @@ export class EmployeesService {
     });
   }
 
-  /** Emits employee.updated, then employee.deactivated when the change sets leftAt on an active employee. */
+  /**
+   * Emits employee.updated, then employee.deactivated when the change sets leftAt on an active employee. A PATCH
+   * that sends the current values changes nothing: updatedAt stays and nothing is emitted.
+   */
   async update(organisationId: string, id: string, input: UpdateEmployeeDto): Promise<EmployeeResponse> {
     return this.database.transaction(async (manager) => {
       const employee = await this.employees.findForUpdate(organisationId, id, manager);
       const wasActive = employee.leftAt === null;
       const now = new Date();
       applyChanges(employee, input);
+      if (!(await this.employees.update(organisationId, employee, now, manager))) return toEmployeeResponse(employee);
       employee.updatedAt = now;
-      await this.employees.update(organisationId, employee, manager);
       const response = toEmployeeResponse(employee);
       await this.events.publish(manager, organisationId, 'employee.updated', response, now);
       if (wasActive && employee.leftAt !== null) {

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { ListCursors } from '../common/cursor';
 import { RatingsModule } from '../ratings/ratings.module';
 import { PositionsImportService } from './import/positions-import.service';
 import { PositionsController } from './positions.controller';
@@ -8,7 +9,7 @@ import { PositionsService } from './positions.service';
 @Module({
   imports: [RatingsModule],
   controllers: [PositionsController],
-  providers: [PositionsRepository, PositionsService, PositionsImportService],
+  providers: [PositionsRepository, PositionsService, PositionsImportService, ListCursors],
   exports: [PositionsImportService],
 })
 export class PositionsModule {}

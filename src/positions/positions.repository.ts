@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager, In, ObjectLiteral, QueryDeepPartialEntity, SelectQueryBuilder } from 'typeorm';
+import { ListOrder, ListRows, PageWindow } from '../common/cursor';
 import { bySkillName } from '../common/latest-rating';
+import { SqlConditions } from '../common/sql-conditions';
 import { Database } from '../database/database';
 import { Employee } from '../employees/entities/employee.entity';
 import { Skill } from '../skills/entities/skill.entity';
@@ -15,6 +17,13 @@ import { RequiredSkill } from './skills-gap';
 /** Rows per INSERT, well under PostgreSQL's 65,535 bind parameters. */
 const INSERT_CHUNK = 1000;
 
+/** Positions are listed oldest first. */
+const POSITION_ORDER: ListOrder<PositionRecord> = {
+  columns: ['p.created_at', 'p.id'],
+  descending: false,
+  keyOf: (record) => [record.position.createdAt, record.position.id],
+};
+
 type Row<T> = Omit<T, 'organisationId'>;
 
 /**
@@ -26,20 +35,26 @@ type Row<T> = Omit<T, 'organisationId'>;
 export class PositionsRepository {
   constructor(private readonly database: Database) {}
 
-  /** One page in list order (createdAt, id), and the total: two queries. */
+  /** One window in list order (createdAt, id) and, in page mode, the total: two queries, one in cursor mode. */
   async findPage(
     organisationId: string,
     query: ListPositionsQuery,
+    window: PageWindow,
     manager?: EntityManager,
-  ): Promise<[PositionRecord[], number]> {
+  ): Promise<ListRows<PositionRecord>> {
     const builder = this.positionsOf(organisationId, manager)
       .orderBy('p.createdAt', 'ASC')
       .addOrderBy('p.id', 'ASC')
-      .offset(query.offset)
-      .limit(query.limit);
+      .offset(window.offset)
+      .limit(window.fetch);
     if (query.status) builder.andWhere('p.status = :status', { status: query.status });
-    const [positions, total] = await builder.getManyAndCount();
-    return [positions.map(toPositionRecord), total];
+    if (window.after) {
+      const keyset = new SqlConditions().after(POSITION_ORDER.columns, POSITION_ORDER.descending, window.after);
+      const { sql, parameters } = keyset.named('after');
+      builder.andWhere(sql, parameters);
+    }
+    const [positions, total] = window.counted ? await builder.getManyAndCount() : [await builder.getMany(), null];
+    return { rows: positions.map(toPositionRecord), order: POSITION_ORDER, total };
   }
 
   async findById(organisationId: string, id: string, manager?: EntityManager): Promise<PositionRecord | null> {

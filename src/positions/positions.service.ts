@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
+import { ListCursors, ListIdentity } from '../common/cursor';
 import { NotFoundError } from '../common/errors';
 import { Page } from '../common/pagination';
 import { RatingsRepository } from '../ratings/ratings.repository';
@@ -21,12 +22,15 @@ export class PositionsService {
   constructor(
     private readonly positions: PositionsRepository,
     private readonly ratings: RatingsRepository,
+    private readonly cursors: ListCursors,
   ) {}
 
-  /** Three queries: the page, its count, the required skills of the page. */
+  /** Three queries: the page, its count (page mode only), the required skills of the page. */
   async list(organisationId: string, query: ListPositionsQuery): Promise<Page<PositionResponse>> {
-    const [records, total] = await this.positions.findPage(organisationId, query);
-    return Page.of(await this.withRequiredSkills(organisationId, records), total, query);
+    const list: ListIdentity = { name: 'positions', organisationId };
+    const read = await this.positions.findPage(organisationId, query, this.cursors.window(list, query));
+    const page = this.cursors.page(list, query, read, (record) => record);
+    return new Page(await this.withRequiredSkills(organisationId, page.items), page.meta);
   }
 
   /** Four queries at most: the position, its required skills, its replacements, their latest scores. */

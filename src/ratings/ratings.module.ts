@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { ListCursors } from '../common/cursor';
 import { EmployeesModule } from '../employees/employees.module';
 import { SkillsModule } from '../skills/skills.module';
 import { EmployeeSkillsController } from './employee-skills.controller';
@@ -10,7 +11,7 @@ import { RatingsService } from './ratings.service';
 @Module({
   imports: [EmployeesModule, SkillsModule],
   controllers: [EmployeeSkillsController, RatingsController],
-  providers: [EmployeeSkillsService, RatingsService, RatingsRepository],
+  providers: [EmployeeSkillsService, RatingsService, RatingsRepository, ListCursors],
   exports: [RatingsRepository],
 })
 export class RatingsModule {}

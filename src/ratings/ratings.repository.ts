@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
+import { ListOrder, PageWindow, orderByColumns } from '../common/cursor';
 import { bySkillName, latestRatingOf } from '../common/latest-rating';
-import { PaginationQuery } from '../common/pagination';
 import { RatingType } from '../common/rating-types';
 import { SqlConditions } from '../common/sql-conditions';
 import { isUuid, newId } from '../common/uuid';
@@ -40,6 +40,13 @@ interface PersonSkillRow {
   createdAt: Date | null;
 }
 
+/** The order of an employee's ratings: newest first, on ratings_employee_list_idx. */
+export const RATING_ORDER: ListOrder<RatingRecord> = {
+  columns: ['r.created_at', 'r.id'],
+  descending: true,
+  keyOf: (rating) => [rating.createdAt, rating.ratingId],
+};
+
 // A person skill deleted between our insert attempt and our read is created again; twice is plenty.
 const PERSON_SKILL_ATTEMPTS = 3;
 
@@ -68,23 +75,24 @@ export class RatingsRepository {
     return counted ? counted.total : null;
   }
 
-  /** One page of the employee's ratings that pass the filters, newest first (createdAt, then id). */
+  /** One window of the employee's ratings that pass the filters, newest first (createdAt, then id). */
   async findPage(
     organisationId: string,
     employeeId: string,
     filters: RatingFilters,
-    query: PaginationQuery,
+    window: PageWindow,
     manager?: EntityManager,
   ): Promise<RatingRecord[]> {
     const where = this.conditions(organisationId, employeeId, filters);
-    const page = where.page(query.limit, query.offset);
+    where.after(RATING_ORDER.columns, RATING_ORDER.descending, window.after);
+    const page = where.page(window.fetch, window.offset);
     return this.database.manager(manager).query<RatingRecord[]>(
       `SELECT r.id AS "ratingId", r.person_skill_id AS "personSkillId", r.skill_id AS "skillId",
               s.name AS "skillName", r.score, r.rating_type AS "ratingType", r.comment, r.created_at AS "createdAt"
          FROM ratings r
          JOIN skills s ON s.id = r.skill_id
         WHERE ${where.sql}
-        ORDER BY r.created_at DESC, r.id DESC
+        ORDER BY ${orderByColumns(RATING_ORDER)}
         ${page.sql}`,
       page.parameters,
     );

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { ListCursors, ListIdentity } from '../common/cursor';
 import { DeletedResponse } from '../common/dto/deleted.response';
 import { ConflictError, ValidationError } from '../common/errors';
 import { Page } from '../common/pagination';
@@ -16,11 +17,13 @@ export class SkillsService {
   constructor(
     private readonly database: Database,
     private readonly skills: SkillsRepository,
+    private readonly cursors: ListCursors,
   ) {}
 
   async list(organisationId: string, query: ListSkillsQuery): Promise<Page<SkillResponse>> {
-    const [skills, total] = await this.skills.findPage(organisationId, query);
-    return Page.of(skills.map(toSkillResponse), total, query);
+    const list: ListIdentity = { name: 'skills', organisationId };
+    const read = await this.skills.findPage(organisationId, query, this.cursors.window(list, query));
+    return this.cursors.page(list, query, read, toSkillResponse);
   }
 
   async get(organisationId: string, id: string): Promise<SkillDetailResponse> {
@@ -54,8 +57,9 @@ export class SkillsService {
         if (value !== undefined) Object.assign(skill, { [field]: value });
       }
       assertScale(skill);
-      skill.updatedAt = new Date();
-      await this.skills.update(organisationId, skill, manager);
+      // A PATCH that sends the current values changes nothing, so updatedAt stays.
+      const now = new Date();
+      if (await this.skills.update(organisationId, skill, now, manager)) skill.updatedAt = now;
       return toSkillResponse(skill);
     });
   }

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { ListCursors } from '../common/cursor';
 import { DeliveryNotificationListener } from './delivery-notification.listener';
 import { WebhookCommitWatcher } from './webhook-commit-watcher';
 import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
@@ -14,6 +15,7 @@ import { WebhooksService } from './webhooks.service';
   controllers: [WebhooksController],
   providers: [
     WebhooksService,
+    ListCursors,
     WebhookEndpointsRepository,
     WebhookDeliveriesRepository,
     WebhookSecrets,

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { ListCursors, ListIdentity } from '../common/cursor';
 import { ConflictError, NotFoundError } from '../common/errors';
 import { parseIsoDateTime } from '../common/iso-date-time';
 import { Page, PaginationQuery } from '../common/pagination';
@@ -31,6 +32,7 @@ export class WebhooksService {
     private readonly secrets: WebhookSecrets,
     private readonly sender: WebhookSender,
     private readonly commitWatcher: WebhookCommitWatcher,
+    private readonly cursors: ListCursors,
   ) {}
 
   async list(organisationId: string): Promise<WebhookResponse[]> {
@@ -70,9 +72,11 @@ export class WebhooksService {
     id: string,
     query: PaginationQuery,
   ): Promise<Page<WebhookDeliveryResponse>> {
+    const list: ListIdentity = { name: 'webhook-deliveries', organisationId, pathIds: [id] };
+    const window = this.cursors.window(list, query);
     await this.findEndpoint(organisationId, id);
-    const [deliveries, total] = await this.deliveries.listForEndpoint(organisationId, id, query);
-    return Page.of(deliveries.map(toWebhookDeliveryResponse), total, query);
+    const read = await this.deliveries.listForEndpoint(organisationId, id, window);
+    return this.cursors.page(list, query, read, toWebhookDeliveryResponse);
   }
 
   /** Sends a signed `webhook.test` delivery now, records it like any other, and answers with its outcome. */

@@ -235,6 +235,7 @@ describe('employees', () => {
         totalPages: 3,
         hasNextPage: true,
         hasPrevPage: false,
+        nextCursor: expect.any(String),
       });
       const last = await get<EmployeeResponse[]>('/employees?limit=2&page=3').expect(200);
       expect(last.body.data).toEqual([created[4]]);
