@@ -316,6 +316,19 @@ describe('cursor paging: lists that never skip a row', () => {
     });
   });
 
+  it('bounds every transaction of the server to 30 s: statements and idle time in a transaction', async () => {
+    const setting = async (name: string) =>
+      (
+        (await dataSourceOf(app).query(`SELECT setting::int AS ms FROM pg_settings WHERE name = $1`, [name])) as {
+          ms: number;
+        }[]
+      )[0].ms;
+    expect(await setting('idle_in_transaction_session_timeout')).toBe(30_000);
+    const statementMs = await setting('statement_timeout');
+    expect(statementMs).toBeGreaterThan(0);
+    expect(statementMs).toBeLessThanOrEqual(30_000);
+  });
+
   describe('property: a cursor pass never loses a row that lived through it', () => {
     type Operation = { kind: 'create' } | { kind: 'update'; target: number } | { kind: 'delete'; target: number };
     const operation: fc.Arbitrary<Operation> = fc.oneof(
