@@ -8,6 +8,7 @@ import { IdempotencyKeys1763763100000 } from './1763763100000-idempotency-keys';
 import { UpdatedSinceIndexes1763763150000 } from './1763763150000-updated-since-indexes';
 import { EmployeeCountSlots1763763200000 } from './1763763200000-employee-count-slots';
 import { EmployeeSearch1763763300000 } from './1763763300000-employee-search';
+import { EmployeeSearchUpdatedIndex1763763500000 } from './1763763500000-employee-search-updated-index';
 
 /** Every migration in order; listed rather than globbed so ts-node, Jest and dist load the same set. */
 export const MIGRATIONS = [
@@ -21,4 +22,5 @@ export const MIGRATIONS = [
   UpdatedSinceIndexes1763763150000,
   EmployeeCountSlots1763763200000,
   EmployeeSearch1763763300000,
+  EmployeeSearchUpdatedIndex1763763500000,
 ];
