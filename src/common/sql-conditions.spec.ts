@@ -28,14 +28,6 @@ describe('SqlConditions', () => {
     expect(new SqlConditions().and('true').after(['a'], false, null).sql).toBe('true');
   });
 
-  it('renders its conditions with named parameters for the query builder', () => {
-    const where = new SqlConditions().after(['p.created_at', 'p.id'], false, [1, 'x']);
-    expect(where.named('after')).toEqual({
-      sql: '(p.created_at, p.id) > (:after1, :after2)',
-      parameters: { after1: 1, after2: 'x' },
-    });
-  });
-
   it('refuses a keyset whose values and columns do not match', () => {
     expect(() => new SqlConditions().after(['a', 'b'], false, [1])).toThrow('1 values for 2 order columns');
   });

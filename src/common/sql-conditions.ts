@@ -40,14 +40,6 @@ export class SqlConditions {
     return [...this.values];
   }
 
-  /** The conditions for TypeORM's query builder, whose parameters are named: `$n` becomes `:<prefix>n`. */
-  named(prefix: string): { sql: string; parameters: Record<string, unknown> } {
-    return {
-      sql: this.sql.replace(/\$(\d+)/g, (_, n: string) => `:${prefix}${n}`),
-      parameters: Object.fromEntries(this.values.map((value, index) => [`${prefix}${index + 1}`, value])),
-    };
-  }
-
   /** `LIMIT $n OFFSET $n+1` after the conditions' own parameters, and the parameters of the whole query. */
   page(limit: number, offset: number): { sql: string; parameters: unknown[] } {
     const count = this.values.length;

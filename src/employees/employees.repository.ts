@@ -193,6 +193,22 @@ export class EmployeesRepository {
     if (rows.length === 0) throw new NotFoundError('Employee');
   }
 
+  /** The ids of the organisation's employees with these personnelNumbers, by personnelNumber. */
+  async idsByPersonnelNumber(
+    organisationId: string,
+    personnelNumbers: string[],
+    manager?: EntityManager,
+  ): Promise<Map<string, string>> {
+    if (personnelNumbers.length === 0) return new Map();
+    const rows = await this.database.manager(manager).query<Array<{ id: string; personnelNumber: string }>>(
+      `SELECT id, personnel_number AS "personnelNumber"
+         FROM employees
+        WHERE organisation_id = $1 AND personnel_number = ANY($2::varchar[])`,
+      [organisationId, personnelNumbers],
+    );
+    return new Map(rows.map((row) => [row.personnelNumber, row.id]));
+  }
+
   /** A personnelNumber or businessEmail (in any case) the organisation already has is 409. */
   async insert(organisationId: string, employee: Omit<Employee, 'organisationId'>, manager?: EntityManager) {
     await mapConstraintErrors(this.database.manager(manager).insert(Employee, { ...employee, organisationId }), {

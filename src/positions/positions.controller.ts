@@ -27,10 +27,10 @@ export class PositionsController {
   @ApiParam({ name: 'id', description: 'Position id (UUID)' })
   @ApiEnvelope(PositionDetailResponse)
   @ApiErrors(404)
-  findOne(
+  get(
     @OrgId() organisationId: string,
     @Param('id', new ParseIdPipe('Position')) id: string,
   ): Promise<PositionDetailResponse> {
-    return this.positions.findOne(organisationId, id);
+    return this.positions.get(organisationId, id);
   }
 }

@@ -1,13 +1,15 @@
 import { Module } from '@nestjs/common';
 import { ListCursors } from '../common/cursor';
+import { EmployeesModule } from '../employees/employees.module';
 import { RatingsModule } from '../ratings/ratings.module';
+import { SkillsModule } from '../skills/skills.module';
 import { PositionsImportService } from './import/positions-import.service';
 import { PositionsController } from './positions.controller';
 import { PositionsRepository } from './positions.repository';
 import { PositionsService } from './positions.service';
 
 @Module({
-  imports: [RatingsModule],
+  imports: [EmployeesModule, RatingsModule, SkillsModule],
   controllers: [PositionsController],
   providers: [PositionsRepository, PositionsService, PositionsImportService, ListCursors],
   exports: [PositionsImportService],

@@ -1,35 +1,61 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager, In, ObjectLiteral, QueryDeepPartialEntity, SelectQueryBuilder } from 'typeorm';
-import { ListOrder, ListRows, PageWindow } from '../common/cursor';
+import { EntityManager } from 'typeorm';
+import { ListOrder, ListRows, PageWindow, orderByColumns } from '../common/cursor';
 import { bySkillName } from '../common/latest-rating';
 import { SqlConditions } from '../common/sql-conditions';
 import { Database } from '../database/database';
-import { Employee } from '../employees/entities/employee.entity';
-import { Skill } from '../skills/entities/skill.entity';
 import { ListPositionsQuery } from './dto/list-positions.query';
-import { PersonReference, PositionRecord, ReplacementRecord } from './dto/position.response';
-import { PositionReplacement } from './entities/position-replacement.entity';
+import { PositionRecord, ReplacementRecord } from './dto/position.response';
+import { PositionReplacement, ReplacementStatus } from './entities/position-replacement.entity';
 import { PositionRequiredSkill } from './entities/position-required-skill.entity';
 import { Position } from './entities/position.entity';
 import { StoredPosition } from './import/import-plan';
 import { RequiredSkill } from './skills-gap';
 
-/** Rows per INSERT, well under PostgreSQL's 65,535 bind parameters. */
-const INSERT_CHUNK = 1000;
+/** A position's own columns, as the import writes them. */
+export type PositionColumns = Pick<
+  Position,
+  'id' | 'name' | 'description' | 'department' | 'status' | 'mustBeFilledBy' | 'replacesEmployeeId'
+>;
+
+export type NewPosition = PositionColumns & Pick<Position, 'ref'>;
+
+export type NewRequiredSkill = Omit<PositionRequiredSkill, 'organisationId'>;
+
+export type NewReplacement = Pick<
+  PositionReplacement,
+  'id' | 'positionId' | 'candidateEmployeeId' | 'readyAt' | 'status'
+>;
+
+export interface ReplacementChange {
+  id: string;
+  readyAt: Date;
+  status: ReplacementStatus;
+}
+
+/**
+ * The columns of a PositionRecord under its property names; the replaced employee (`e`, left-joined) as one
+ * object, or null.
+ */
+const POSITION_RECORD_COLUMNS = `p.id, p.name, p.description, p.department, p.status,
+  p.must_be_filled_by AS "mustBeFilledBy", p.created_at AS "createdAt",
+  CASE WHEN e.id IS NULL THEN NULL
+       ELSE json_build_object('id', e.id, 'firstName', e.first_name, 'lastName', e.last_name) END AS "replacesPerson"`;
 
 /** Positions are listed oldest first. */
 const POSITION_ORDER: ListOrder<PositionRecord> = {
   columns: ['p.created_at', 'p.id'],
   descending: false,
-  keyOf: (record) => [record.position.createdAt, record.position.id],
+  keyOf: (record) => [record.createdAt, record.id],
 };
 
-type Row<T> = Omit<T, 'organisationId'>;
+const POSITIONS_WITH_REPLACED_EMPLOYEE = `positions p
+  LEFT JOIN employees e ON e.organisation_id = p.organisation_id AND e.id = p.replaces_employee_id`;
 
 /**
  * All SQL of positions: the reads of the API, and the reads and writes of the import. Each read loads a
- * whole set at once (a page, or every child of a set of positions), so a list or a detail costs a fixed
- * number of queries whatever its size.
+ * whole set at once (a page, or every child of a set of positions), and each write is one statement for
+ * all of its rows (arrays unnested), so cost does not grow in queries with the size of a list or a file.
  */
 @Injectable()
 export class PositionsRepository {
@@ -42,35 +68,47 @@ export class PositionsRepository {
     window: PageWindow,
     manager?: EntityManager,
   ): Promise<ListRows<PositionRecord>> {
-    const builder = this.positionsOf(organisationId, manager)
-      .orderBy('p.createdAt', 'ASC')
-      .addOrderBy('p.id', 'ASC')
-      .offset(window.offset)
-      .limit(window.fetch);
-    if (query.status) builder.andWhere('p.status = :status', { status: query.status });
-    if (window.after) {
-      const keyset = new SqlConditions().after(POSITION_ORDER.columns, POSITION_ORDER.descending, window.after);
-      const { sql, parameters } = keyset.named('after');
-      builder.andWhere(sql, parameters);
-    }
-    const [positions, total] = window.counted ? await builder.getManyAndCount() : [await builder.getMany(), null];
-    return { rows: positions.map(toPositionRecord), order: POSITION_ORDER, total };
+    const where = new SqlConditions().and('p.organisation_id = ?', organisationId);
+    if (query.status) where.and('p.status = ?', query.status);
+    const database = this.database.manager(manager);
+    // Only a cursor window has a keyset, and only a page window is counted: the count never sees the keyset.
+    const total = window.counted
+      ? database.query<[{ total: number }]>(
+          `SELECT count(*)::int AS total FROM positions p WHERE ${where.sql}`,
+          where.parameters,
+        )
+      : null;
+    where.after(POSITION_ORDER.columns, POSITION_ORDER.descending, window.after);
+    const page = where.page(window.fetch, window.offset);
+    const [rows, counted] = await Promise.all([
+      database.query<PositionRecord[]>(
+        `SELECT ${POSITION_RECORD_COLUMNS}
+           FROM ${POSITIONS_WITH_REPLACED_EMPLOYEE}
+          WHERE ${where.sql}
+          ORDER BY ${orderByColumns(POSITION_ORDER)}
+          ${page.sql}`,
+        page.parameters,
+      ),
+      total,
+    ]);
+    return { rows, order: POSITION_ORDER, total: counted ? counted[0].total : null };
   }
 
   async findById(organisationId: string, id: string, manager?: EntityManager): Promise<PositionRecord | null> {
-    const position = await this.positionsOf(organisationId, manager).andWhere('p.id = :id', { id }).getOne();
-    return position ? toPositionRecord(position) : null;
+    const [record] = await this.findByIds(organisationId, [id], manager);
+    return record ?? null;
   }
 
   /** The given positions, in list order. */
   async findByIds(organisationId: string, ids: string[], manager?: EntityManager): Promise<PositionRecord[]> {
     if (ids.length === 0) return [];
-    const positions = await this.positionsOf(organisationId, manager)
-      .andWhere('p.id IN (:...ids)', { ids })
-      .orderBy('p.createdAt', 'ASC')
-      .addOrderBy('p.id', 'ASC')
-      .getMany();
-    return positions.map(toPositionRecord);
+    return this.database.manager(manager).query<PositionRecord[]>(
+      `SELECT ${POSITION_RECORD_COLUMNS}
+         FROM ${POSITIONS_WITH_REPLACED_EMPLOYEE}
+        WHERE p.organisation_id = $1 AND p.id = ANY($2::uuid[])
+        ORDER BY p.created_at, p.id`,
+      [organisationId, ids],
+    );
   }
 
   /** The required skills of each position, by position id, in the one skill-name order. */
@@ -85,7 +123,7 @@ export class PositionsRepository {
       `SELECT rs.position_id AS "positionId", rs.skill_id AS "skillId", s.name AS "skillName",
               rs.minimum_rating AS "minimumRating"
          FROM position_required_skills rs
-         JOIN skills s ON s.id = rs.skill_id
+         JOIN skills s ON s.organisation_id = rs.organisation_id AND s.id = rs.skill_id
         WHERE rs.organisation_id = $1 AND rs.position_id = ANY($2::uuid[])
         ORDER BY ${bySkillName('s.name', 's.id')}`,
       [organisationId, positionIds],
@@ -95,28 +133,16 @@ export class PositionsRepository {
   }
 
   /** The possible replacements of one position with their candidates, ordered by readyAt, then id. */
-  async replacementsOf(
-    organisationId: string,
-    positionId: string,
-    manager?: EntityManager,
-  ): Promise<ReplacementRecord[]> {
-    const rows = await this.database
-      .manager(manager)
-      .query<Array<Omit<ReplacementRecord, 'candidate'> & PersonReference & { candidateId: string }>>(
-        `SELECT r.id, r.ready_at AS "readyAt", r.status,
-                e.id AS "candidateId", e.first_name AS "firstName", e.last_name AS "lastName"
-           FROM position_replacements r
-           JOIN employees e ON e.id = r.candidate_employee_id
-          WHERE r.organisation_id = $1 AND r.position_id = $2
-          ORDER BY r.ready_at, r.id`,
-        [organisationId, positionId],
-      );
-    return rows.map(({ id, readyAt, status, candidateId, firstName, lastName }) => ({
-      id,
-      readyAt,
-      status,
-      candidate: { id: candidateId, firstName, lastName },
-    }));
+  replacementsOf(organisationId: string, positionId: string, manager?: EntityManager): Promise<ReplacementRecord[]> {
+    return this.database.manager(manager).query<ReplacementRecord[]>(
+      `SELECT r.id, r.ready_at AS "readyAt", r.status,
+              json_build_object('id', e.id, 'firstName', e.first_name, 'lastName', e.last_name) AS candidate
+         FROM position_replacements r
+         JOIN employees e ON e.organisation_id = r.organisation_id AND e.id = r.candidate_employee_id
+        WHERE r.organisation_id = $1 AND r.position_id = $2
+        ORDER BY r.ready_at, r.id`,
+      [organisationId, positionId],
+    );
   }
 
   /** Imports of one organisation wait for each other until the transaction ends, so two new refs never race. */
@@ -124,36 +150,6 @@ export class PositionsRepository {
     await this.database
       .manager(manager)
       .query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [`positions-import:${organisationId}`]);
-  }
-
-  /** The ids of the organisation's employees with these personnelNumbers, by personnelNumber. */
-  async employeeIdsByPersonnelNumber(
-    organisationId: string,
-    personnelNumbers: string[],
-    manager?: EntityManager,
-  ): Promise<Map<string, string>> {
-    if (personnelNumbers.length === 0) return new Map();
-    const employees = await this.database.manager(manager).find(Employee, {
-      select: { id: true, personnelNumber: true },
-      where: { organisationId, personnelNumber: In(personnelNumbers) },
-    });
-    return new Map(employees.map((employee) => [employee.personnelNumber, employee.id]));
-  }
-
-  /** The organisation's skills with these lower-cased names, by lower-cased name. */
-  async skillsByLowerName(
-    organisationId: string,
-    lowerNames: string[],
-    manager?: EntityManager,
-  ): Promise<Map<string, Skill>> {
-    if (lowerNames.length === 0) return new Map();
-    const skills = await this.database
-      .manager(manager)
-      .createQueryBuilder(Skill, 's')
-      .where('s.organisationId = :organisationId', { organisationId })
-      .andWhere('lower(s.name) = ANY(:lowerNames)', { lowerNames })
-      .getMany();
-    return new Map(skills.map((skill) => [skill.name.toLowerCase(), skill]));
   }
 
   /** The positions with these refs, with their children, by ref: three queries. */
@@ -187,75 +183,125 @@ export class PositionsRepository {
     return new Map([...stored.values()].map((each) => [each.position.ref, each]));
   }
 
-  async insertPositions(organisationId: string, positions: Row<Position>[], manager?: EntityManager) {
-    await this.insertInChunks(organisationId, Position, positions, manager);
+  /** Inserts the positions, created and updated at `at`. */
+  async insertPositions(organisationId: string, positions: NewPosition[], at: Date, manager?: EntityManager) {
+    if (positions.length === 0) return;
+    await this.database.manager(manager).query(
+      `INSERT INTO positions (organisation_id, created_at, updated_at, id, ref, name, description, department, status,
+                              must_be_filled_by, replaces_employee_id)
+       SELECT $1, $2, $2, *
+         FROM unnest($3::uuid[], $4::varchar[], $5::varchar[], $6::varchar[], $7::varchar[], $8::varchar[],
+                     $9::timestamptz[], $10::uuid[])`,
+      [
+        organisationId,
+        at,
+        positions.map((each) => each.id),
+        positions.map((each) => each.ref),
+        ...positionColumnArrays(positions),
+      ],
+    );
   }
 
-  async updatePosition(
-    organisationId: string,
-    id: string,
-    changes: QueryDeepPartialEntity<Position>,
-    manager?: EntityManager,
-  ): Promise<void> {
-    await this.database.manager(manager).update(Position, { organisationId, id }, changes);
+  /** Writes the positions' own columns, updated at `at`. */
+  async updatePositions(organisationId: string, positions: PositionColumns[], at: Date, manager?: EntityManager) {
+    if (positions.length === 0) return;
+    await this.database.manager(manager).query(
+      `UPDATE positions p
+          SET name = c.name, description = c.description, department = c.department, status = c.status,
+              must_be_filled_by = c.must_be_filled_by, replaces_employee_id = c.replaces_employee_id, updated_at = $2
+         FROM unnest($3::uuid[], $4::varchar[], $5::varchar[], $6::varchar[], $7::varchar[], $8::timestamptz[],
+                     $9::uuid[])
+              AS c (id, name, description, department, status, must_be_filled_by, replaces_employee_id)
+        WHERE p.organisation_id = $1 AND p.id = c.id`,
+      [organisationId, at, positions.map((each) => each.id), ...positionColumnArrays(positions)],
+    );
   }
 
   async deleteRequiredSkills(organisationId: string, positionIds: string[], manager?: EntityManager) {
     if (positionIds.length === 0) return;
-    await this.database.manager(manager).delete(PositionRequiredSkill, { organisationId, positionId: In(positionIds) });
+    await this.database
+      .manager(manager)
+      .query(`DELETE FROM position_required_skills WHERE organisation_id = $1 AND position_id = ANY($2::uuid[])`, [
+        organisationId,
+        positionIds,
+      ]);
   }
 
-  async insertRequiredSkills(organisationId: string, skills: Row<PositionRequiredSkill>[], manager?: EntityManager) {
-    await this.insertInChunks(organisationId, PositionRequiredSkill, skills, manager);
+  async insertRequiredSkills(organisationId: string, skills: NewRequiredSkill[], manager?: EntityManager) {
+    if (skills.length === 0) return;
+    await this.database.manager(manager).query(
+      `INSERT INTO position_required_skills (organisation_id, position_id, skill_id, minimum_rating)
+       SELECT $1, * FROM unnest($2::uuid[], $3::uuid[], $4::integer[])`,
+      [
+        organisationId,
+        skills.map((each) => each.positionId),
+        skills.map((each) => each.skillId),
+        skills.map((each) => each.minimumRating),
+      ],
+    );
   }
 
   async deleteReplacements(organisationId: string, ids: string[], manager?: EntityManager): Promise<void> {
     if (ids.length === 0) return;
-    await this.database.manager(manager).delete(PositionReplacement, { organisationId, id: In(ids) });
-  }
-
-  async updateReplacement(
-    organisationId: string,
-    id: string,
-    changes: QueryDeepPartialEntity<PositionReplacement>,
-    manager?: EntityManager,
-  ): Promise<void> {
-    await this.database.manager(manager).update(PositionReplacement, { organisationId, id }, changes);
-  }
-
-  async insertReplacements(organisationId: string, replacements: Row<PositionReplacement>[], manager?: EntityManager) {
-    await this.insertInChunks(organisationId, PositionReplacement, replacements, manager);
-  }
-
-  private async insertInChunks<T extends ObjectLiteral & { organisationId: string }>(
-    organisationId: string,
-    target: new () => T,
-    rows: Row<T>[],
-    manager?: EntityManager,
-  ): Promise<void> {
-    for (let start = 0; start < rows.length; start += INSERT_CHUNK) {
-      const chunk = rows.slice(start, start + INSERT_CHUNK).map((row) => ({ ...row, organisationId }));
-      await this.database.manager(manager).insert(target, chunk as QueryDeepPartialEntity<T>[]);
-    }
-  }
-
-  private positionsOf(organisationId: string, manager?: EntityManager): SelectQueryBuilder<Position> {
-    return this.database
+    await this.database
       .manager(manager)
-      .createQueryBuilder(Position, 'p')
-      .leftJoinAndMapOne('p.replacesPerson', Employee, 'e', 'e.id = p.replacesEmployeeId')
-      .select('p')
-      .addSelect(['e.id', 'e.firstName', 'e.lastName'])
-      .where('p.organisationId = :organisationId', { organisationId });
+      .query(`DELETE FROM position_replacements WHERE organisation_id = $1 AND id = ANY($2::uuid[])`, [
+        organisationId,
+        ids,
+      ]);
+  }
+
+  /** Writes readyAt and status of the replacements, updated at `at`. */
+  async updateReplacements(
+    organisationId: string,
+    changes: ReplacementChange[],
+    at: Date,
+    manager?: EntityManager,
+  ): Promise<void> {
+    if (changes.length === 0) return;
+    await this.database.manager(manager).query(
+      `UPDATE position_replacements r
+          SET ready_at = c.ready_at, status = c.status, updated_at = $2
+         FROM unnest($3::uuid[], $4::timestamptz[], $5::varchar[]) AS c (id, ready_at, status)
+        WHERE r.organisation_id = $1 AND r.id = c.id`,
+      [
+        organisationId,
+        at,
+        changes.map((each) => each.id),
+        changes.map((each) => each.readyAt),
+        changes.map((each) => each.status),
+      ],
+    );
+  }
+
+  /** Inserts the replacements, created and updated at `at`. */
+  async insertReplacements(organisationId: string, replacements: NewReplacement[], at: Date, manager?: EntityManager) {
+    if (replacements.length === 0) return;
+    await this.database.manager(manager).query(
+      `INSERT INTO position_replacements (organisation_id, created_at, updated_at, id, position_id,
+                                          candidate_employee_id, ready_at, status)
+       SELECT $1, $2, $2, * FROM unnest($3::uuid[], $4::uuid[], $5::uuid[], $6::timestamptz[], $7::varchar[])`,
+      [
+        organisationId,
+        at,
+        replacements.map((each) => each.id),
+        replacements.map((each) => each.positionId),
+        replacements.map((each) => each.candidateEmployeeId),
+        replacements.map((each) => each.readyAt),
+        replacements.map((each) => each.status),
+      ],
+    );
   }
 }
 
-function toPositionRecord(position: Position): PositionRecord {
-  const { replacesPerson, ...columns } = position as Position & { replacesPerson?: Employee };
-  return {
-    position: Object.assign(new Position(), columns),
-    replacesPerson: replacesPerson
-      ? { id: replacesPerson.id, firstName: replacesPerson.firstName, lastName: replacesPerson.lastName }
-      : null,
-  };
+/** The arrays of name, description, department, status, mustBeFilledBy and replacesEmployeeId, in that order. */
+function positionColumnArrays(positions: PositionColumns[]): unknown[][] {
+  return [
+    positions.map((each) => each.name),
+    positions.map((each) => each.description),
+    positions.map((each) => each.department),
+    positions.map((each) => each.status),
+    positions.map((each) => each.mustBeFilledBy),
+    positions.map((each) => each.replacesEmployeeId),
+  ];
 }

@@ -34,7 +34,7 @@ export class PositionsService {
   }
 
   /** Four queries at most: the position, its required skills, its replacements, their latest scores. */
-  async findOne(organisationId: string, id: string): Promise<PositionDetailResponse> {
+  async get(organisationId: string, id: string): Promise<PositionDetailResponse> {
     const record = await this.positions.findById(organisationId, id);
     if (!record) throw new NotFoundError('Position');
     const requiredSkills = (await this.positions.requiredSkillsOf(organisationId, [id])).get(id) ?? [];
@@ -61,8 +61,8 @@ export class PositionsService {
     records: PositionRecord[],
     manager?: EntityManager,
   ): Promise<PositionResponse[]> {
-    const ids = records.map((record) => record.position.id);
+    const ids = records.map((record) => record.id);
     const requiredSkills = await this.positions.requiredSkillsOf(organisationId, ids, manager);
-    return records.map((record) => toPositionResponse(record, requiredSkills.get(record.position.id) ?? []));
+    return records.map((record) => toPositionResponse(record, requiredSkills.get(record.id) ?? []));
   }
 }

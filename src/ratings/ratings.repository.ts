@@ -133,7 +133,7 @@ export class RatingsRepository {
     rating: NewRating,
     manager?: EntityManager,
   ): Promise<string> {
-    const [inserted] = await this.database.manager(manager).query<{ person_skill_id: string }[]>(
+    const [inserted] = await this.database.manager(manager).query<{ personSkillId: string }[]>(
       `WITH created AS (
          INSERT INTO person_skills (id, organisation_id, employee_id, skill_id, created_at)
          VALUES ($1, $2, $3, $4, $5)
@@ -149,7 +149,7 @@ export class RatingsRepository {
        )
        INSERT INTO ratings (id, organisation_id, person_skill_id, employee_id, skill_id, score, rating_type, comment, created_at)
        SELECT $6, $2, link.id, $3, $4, $7, $8, $9, $5 FROM link
-       RETURNING person_skill_id`,
+       RETURNING person_skill_id AS "personSkillId"`,
       [
         newId(),
         organisationId,
@@ -162,7 +162,7 @@ export class RatingsRepository {
         rating.comment,
       ],
     );
-    if (inserted) return inserted.person_skill_id;
+    if (inserted) return inserted.personSkillId;
     const personSkillId = await this.ensurePersonSkill(organisationId, employeeId, rating.skillId, manager);
     await this.database.manager(manager).insert(Rating, {
       id: rating.ratingId,

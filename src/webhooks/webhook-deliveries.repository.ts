@@ -36,33 +36,10 @@ export interface SettledDelivery {
   at: Date;
 }
 
-interface ClaimedRow {
-  id: string;
-  endpoint_id: string;
-  event_id: string;
-  event: string;
-  body: Buffer;
-  url: string;
-  secret_sealed: Buffer | null;
-  previous_secret_sealed: Buffer | null;
-  previous_secret_expires_at: Date | null;
-}
-
-interface DeliveryRow {
-  id: string;
-  organisation_id: string;
-  endpoint_id: string;
-  event_id: string;
-  event: string;
-  redelivery_of: string | null;
-  created_at: Date;
-  claimed_at: Date | null;
-  outcome: WebhookDelivery['outcome'];
-  status_code: number | null;
-  error: string | null;
-  duration_ms: number | null;
-  attempted_at: Date | null;
-}
+/** The webhook_deliveries columns under the WebhookDelivery entity's property names. */
+const DELIVERY_COLUMNS = `id, organisation_id AS "organisationId", endpoint_id AS "endpointId", event_id AS "eventId",
+  event, redelivery_of AS "redeliveryOf", created_at AS "createdAt", claimed_at AS "claimedAt", outcome,
+  status_code AS "statusCode", error, duration_ms AS "durationMs", attempted_at AS "attemptedAt"`;
 
 /**
  * A UUID v7 of this moment for each row of a multi-row insert: the first 8 bytes (time, version) of the
@@ -111,14 +88,14 @@ export class WebhookDeliveriesRepository {
     event: RecordedEvent,
     manager?: EntityManager,
   ): Promise<WebhookDelivery> {
-    const [row]: DeliveryRow[] = await this.database.manager(manager).query(
+    const [delivery] = await this.database.manager(manager).query<WebhookDelivery[]>(
       `WITH event AS (${INSERT_EVENT})
        INSERT INTO webhook_deliveries (id, organisation_id, endpoint_id, event_id, event, created_at, claimed_at)
        SELECT $7, $1, $8, event.id, $3, $6, $6 FROM event
-       RETURNING *`,
+       RETURNING ${DELIVERY_COLUMNS}`,
       [organisationId, event.id, event.name, event.occurredAt, event.body, event.createdAt, newId(), endpointId],
     );
-    return toDelivery(row);
+    return delivery;
   }
 
   /** Queues the event of one delivery of the endpoint again; null when the endpoint has no such delivery. */
@@ -129,15 +106,15 @@ export class WebhookDeliveriesRepository {
     at: Date,
     manager?: EntityManager,
   ): Promise<WebhookDelivery | null> {
-    const rows: DeliveryRow[] = await this.database.manager(manager).query(
+    const [delivery] = await this.database.manager(manager).query<WebhookDelivery[]>(
       `INSERT INTO webhook_deliveries (id, organisation_id, endpoint_id, event_id, event, redelivery_of, created_at)
        SELECT $4, organisation_id, endpoint_id, event_id, event, id, $5
          FROM webhook_deliveries
         WHERE organisation_id = $1 AND endpoint_id = $2 AND id = $3
-       RETURNING *`,
+       RETURNING ${DELIVERY_COLUMNS}`,
       [organisationId, endpointId, deliveryId, newId(), at],
     );
-    return rows.length === 0 ? null : toDelivery(rows[0]);
+    return delivery ?? null;
   }
 
   /**
@@ -172,7 +149,7 @@ export class WebhookDeliveriesRepository {
    */
   async claim(limit: number, now: Date, staleBefore: Date, manager?: EntityManager): Promise<ClaimedDelivery[]> {
     // For an UPDATE, TypeORM answers [rows, affected count].
-    const [rows]: [ClaimedRow[], number] = await this.database.manager(manager).query(
+    const [rows]: [ClaimedDelivery[], number] = await this.database.manager(manager).query(
       `WITH due AS (
          SELECT id FROM webhook_deliveries
           WHERE outcome IS NULL AND (claimed_at IS NULL OR claimed_at < $2)
@@ -184,21 +161,13 @@ export class WebhookDeliveriesRepository {
           SET claimed_at = $3
          FROM due, webhook_endpoints AS endpoint, events AS event
         WHERE delivery.id = due.id AND endpoint.id = delivery.endpoint_id AND event.id = delivery.event_id
-       RETURNING delivery.id, delivery.endpoint_id, delivery.event_id, delivery.event, event.body, endpoint.url,
-                 endpoint.secret_sealed, endpoint.previous_secret_sealed, endpoint.previous_secret_expires_at`,
+       RETURNING delivery.id, delivery.endpoint_id AS "endpointId", delivery.event_id AS "eventId", delivery.event,
+                 event.body, endpoint.url, endpoint.secret_sealed AS "secretSealed",
+                 endpoint.previous_secret_sealed AS "previousSecretSealed",
+                 endpoint.previous_secret_expires_at AS "previousSecretExpiresAt"`,
       [limit, staleBefore, now],
     );
-    return rows.map((row) => ({
-      id: row.id,
-      endpointId: row.endpoint_id,
-      eventId: row.event_id,
-      event: row.event,
-      body: row.body,
-      url: row.url,
-      secretSealed: row.secret_sealed,
-      previousSecretSealed: row.previous_secret_sealed,
-      previousSecretExpiresAt: row.previous_secret_expires_at,
-    }));
+    return rows;
   }
 
   /** Across every organisation: records the outcomes of many attempts in one statement. */
@@ -236,13 +205,13 @@ export class WebhookDeliveriesRepository {
     const [rows, counted] = await Promise.all([
       this.database
         .manager(manager)
-        .query<DeliveryRow[]>(
-          `SELECT d.* FROM webhook_deliveries d WHERE ${where.sql} ORDER BY ${orderByColumns(DELIVERY_ORDER)} ${page.sql}`,
+        .query<WebhookDelivery[]>(
+          `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries d WHERE ${where.sql} ORDER BY ${orderByColumns(DELIVERY_ORDER)} ${page.sql}`,
           page.parameters,
         ),
       total,
     ]);
-    return { rows: rows.map(toDelivery), order: DELIVERY_ORDER, total: counted };
+    return { rows, order: DELIVERY_ORDER, total: counted };
   }
 
   private async count(where: SqlConditions, manager?: EntityManager): Promise<number> {
@@ -262,21 +231,3 @@ const DELIVERY_ORDER: ListOrder<WebhookDelivery> = {
   descending: true,
   keyOf: (delivery) => [delivery.createdAt, delivery.id],
 };
-
-function toDelivery(row: DeliveryRow): WebhookDelivery {
-  return {
-    id: row.id,
-    organisationId: row.organisation_id,
-    endpointId: row.endpoint_id,
-    eventId: row.event_id,
-    event: row.event,
-    redeliveryOf: row.redelivery_of,
-    createdAt: row.created_at,
-    claimedAt: row.claimed_at,
-    outcome: row.outcome,
-    statusCode: row.status_code,
-    error: row.error,
-    durationMs: row.duration_ms,
-    attemptedAt: row.attempted_at,
-  };
-}

@@ -11,16 +11,10 @@ export interface NewEndpoint {
   createdAt: Date;
 }
 
-interface EndpointRow {
-  id: string;
-  organisation_id: string;
-  url: string;
-  events: string[];
-  secret_sealed: Buffer | null;
-  previous_secret_sealed: Buffer | null;
-  previous_secret_expires_at: Date | null;
-  created_at: Date;
-}
+/** The webhook_endpoints columns under the WebhookEndpoint entity's property names. */
+const ENDPOINT_COLUMNS = `id, organisation_id AS "organisationId", url, events, secret_sealed AS "secretSealed",
+  previous_secret_sealed AS "previousSecretSealed", previous_secret_expires_at AS "previousSecretExpiresAt",
+  created_at AS "createdAt"`;
 
 /**
  * The SQL of webhook endpoints. Every method takes the organisation first and the transaction's
@@ -78,13 +72,13 @@ export class WebhookEndpointsRepository {
    * another. NO KEY UPDATE does not block the outbox's KEY SHARE reads of it.
    */
   async findForUpdate(organisationId: string, id: string, manager?: EntityManager): Promise<WebhookEndpoint | null> {
-    const rows: EndpointRow[] = await this.database
+    const [endpoint] = await this.database
       .manager(manager)
-      .query(`SELECT * FROM webhook_endpoints WHERE organisation_id = $1 AND id = $2 FOR NO KEY UPDATE`, [
-        organisationId,
-        id,
-      ]);
-    return rows.length === 0 ? null : toEndpoint(rows[0]);
+      .query<WebhookEndpoint[]>(
+        `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE organisation_id = $1 AND id = $2 FOR NO KEY UPDATE`,
+        [organisationId, id],
+      );
+    return endpoint ?? null;
   }
 
   /**
@@ -99,16 +93,16 @@ export class WebhookEndpointsRepository {
     manager?: EntityManager,
   ): Promise<WebhookEndpoint | null> {
     // The right-hand side of SET reads the row as it was, so previous_secret_sealed takes the old secret.
-    const [rows]: [EndpointRow[], number] = await this.database.manager(manager).query(
+    const [rows]: [WebhookEndpoint[], number] = await this.database.manager(manager).query(
       `UPDATE webhook_endpoints
           SET previous_secret_sealed = CASE WHEN $4::timestamptz IS NULL THEN NULL ELSE secret_sealed END,
               previous_secret_expires_at = $4::timestamptz,
               secret_sealed = $3
         WHERE organisation_id = $1 AND id = $2
-        RETURNING *`,
+        RETURNING ${ENDPOINT_COLUMNS}`,
       [organisationId, id, secretSealed, previousUntil],
     );
-    return rows.length === 0 ? null : toEndpoint(rows[0]);
+    return rows[0] ?? null;
   }
 
   /**
@@ -123,17 +117,4 @@ export class WebhookEndpointsRepository {
     );
     return count;
   }
-}
-
-function toEndpoint(row: EndpointRow): WebhookEndpoint {
-  return {
-    id: row.id,
-    organisationId: row.organisation_id,
-    url: row.url,
-    events: row.events,
-    secretSealed: row.secret_sealed,
-    previousSecretSealed: row.previous_secret_sealed,
-    previousSecretExpiresAt: row.previous_secret_expires_at,
-    createdAt: row.created_at,
-  };
 }

@@ -1,6 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, HttpStatus, Param, Post, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { OrgId } from '../auth/org-id.decorator';
+import { DeletedResponse } from '../common/dto/deleted.response';
 import { ApiEnvelope, ApiErrors } from '../common/openapi/api-envelope.decorators';
 import { PaginationQuery } from '../common/pagination';
 import { ParseIdPipe } from '../common/uuid';
@@ -8,7 +9,7 @@ import { CreateWebhookDto } from './dto/create-webhook.dto';
 import { RecoverDto, RecoverResponse } from './dto/recover.dto';
 import { RotateSecretDto } from './dto/rotate-secret.dto';
 import { WebhookDeliveryResponse } from './dto/webhook-delivery.response';
-import { WebhookDeletedResponse, WebhookResponse } from './dto/webhook.response';
+import { WebhookResponse } from './dto/webhook.response';
 import { WebhooksService } from './webhooks.service';
 
 const WebhookId = () => Param('id', new ParseIdPipe('Webhook'));
@@ -37,9 +38,9 @@ export class WebhooksController {
 
   @Delete(':id')
   @ApiOperation({ summary: 'Deletes an endpoint; its undelivered events are dropped' })
-  @ApiEnvelope(WebhookDeletedResponse)
+  @ApiEnvelope(DeletedResponse)
   @ApiErrors(404)
-  remove(@OrgId() organisationId: string, @WebhookId() id: string) {
+  remove(@OrgId() organisationId: string, @WebhookId() id: string): Promise<DeletedResponse> {
     return this.webhooks.remove(organisationId, id);
   }
 

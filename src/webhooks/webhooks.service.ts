@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ListCursors, ListIdentity } from '../common/cursor';
+import { DeletedResponse } from '../common/dto/deleted.response';
 import { ConflictError, NotFoundError } from '../common/errors';
 import { parseIsoDateTime } from '../common/iso-date-time';
 import { Page, PaginationQuery } from '../common/pagination';
@@ -62,7 +63,7 @@ export class WebhooksService {
     });
   }
 
-  async remove(organisationId: string, id: string): Promise<{ deleted: boolean }> {
+  async remove(organisationId: string, id: string): Promise<DeletedResponse> {
     if (!(await this.endpoints.delete(organisationId, id))) throw new NotFoundError('Webhook');
     return { deleted: true };
   }

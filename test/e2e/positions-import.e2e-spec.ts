@@ -8,6 +8,8 @@ import { Employee } from '../../src/employees/entities/employee.entity';
 import { DomainEventMap, DomainEvents } from '../../src/events/domain-events';
 import { PositionDetailResponse, PositionResponse } from '../../src/positions/dto/position.response';
 import { Position } from '../../src/positions/entities/position.entity';
+import { parsePositionsFile } from '../../src/positions/import/positions-file';
+import { PositionsImportService } from '../../src/positions/import/positions-import.service';
 import { Skill } from '../../src/skills/entities/skill.entity';
 import { apiClient } from '../support/api-client';
 import { createTenant, createTestApp, dataSourceOf, TestTenant, testConfig } from '../support/app';
@@ -388,7 +390,7 @@ describe('positions import command', () => {
     expect(result.code).toBe(1);
     const { error } = onlyJsonObject(result.stdout) as { error: { message: string } };
     expect(error.message).toContain('[1].status must be one of OPEN, IN_PROGRESS, FILLED, CLOSED');
-    expect(error.message).toContain('[1].mustBeFilledBy must be an ISO 8601 date-time');
+    expect(error.message).toContain('[1].mustBeFilledBy must be an ISO 8601 date or date-time');
     expect(await countPositions(tenant.organisationId)).toBe(0);
   });
 
@@ -413,6 +415,45 @@ describe('positions import command', () => {
     expect(result.code).toBe(1);
     expect(calls).toBe(2);
     expect((await get<PositionResponse[]>(tenant, '/positions')).body.data).toEqual([clerkBefore]);
+  });
+
+  it('writes the positions of a file in the same number of statements whatever their number', async () => {
+    const { tenant } = await world();
+    const importer = app.get(PositionsImportService);
+    const positions = (count: number, status: string, readyAt: string) =>
+      parsePositionsFile(
+        JSON.stringify(
+          Array.from({ length: count }, (_, index) => ({
+            ...controller,
+            ref: `BULK-${count}-${index}`,
+            status,
+            possibleReplacements: controller.possibleReplacements.map((each) => ({ ...each, readyAt })),
+          })),
+        ),
+      );
+    /** The statements on the positions tables: events and deliveries are one per changed position by design. */
+    const positionStatements = async (work: () => Promise<unknown>) => {
+      const spy = jest.spyOn(dataSource.logger, 'logQuery');
+      try {
+        await work();
+        return spy.mock.calls.filter(([sql]) => /position/.test(sql)).length;
+      } finally {
+        spy.mockRestore();
+      }
+    };
+    await importer.import(tenant.organisationId, positions(1, 'OPEN', '2026-03-01'));
+    await importer.import(tenant.organisationId, positions(5, 'OPEN', '2026-03-01'));
+
+    const one = await positionStatements(() =>
+      importer.import(tenant.organisationId, positions(1, 'FILLED', '2026-04-01')),
+    );
+    const five = await positionStatements(() =>
+      importer.import(tenant.organisationId, positions(5, 'FILLED', '2026-04-01')),
+    );
+
+    expect(five).toBe(one);
+    const filled = (await get<PositionResponse[]>(tenant, '/positions?status=FILLED')).body.data;
+    expect(filled).toHaveLength(6);
   });
 
   it.each([

@@ -326,9 +326,9 @@ describe('positions API', () => {
       });
 
       const service = app.get(PositionsService);
-      const smallCount = await countQueries(() => service.findOne(tenant.organisationId, small.id));
+      const smallCount = await countQueries(() => service.get(tenant.organisationId, small.id));
       const largeCount = await countQueries(async () => {
-        const detail = await service.findOne(tenant.organisationId, large.id);
+        const detail = await service.get(tenant.organisationId, large.id);
         expect(detail.possibleReplacements).toHaveLength(6);
         expect(detail.possibleReplacements.flatMap((each) => each.skillsGap)).toHaveLength(30);
         expect(detail.possibleReplacements[0].skillsGap[0]).toMatchObject({ currentScore: 3, gap: 1 });

@@ -513,7 +513,10 @@ describe('webhooks: endpoint API', () => {
       ]);
       expect(body.components.schemas.CreateWebhookDto.required.sort()).toEqual(['events', 'url']);
       expect(body.components.schemas.WebhookDelivery.properties.statusCode.nullable).toBe(true);
-      expect(body.components.schemas.WebhookDeleted.properties.deleted.type).toBe('boolean');
+      expect(body.paths['/webhooks/{id}'].delete.responses['200'].content['application/json'].schema).toMatchObject({
+        properties: { data: { $ref: '#/components/schemas/Deleted' } },
+      });
+      expect(body.components.schemas.WebhookDeleted).toBeUndefined();
       expect(body.components.schemas.WebhookDelivery.properties.redeliveryOf.nullable).toBe(true);
       expect(body.components.schemas.WebhookDelivery.required).toEqual(expect.arrayContaining(['eventId']));
       expect(body.components.schemas.RotateSecretDto.required).toEqual(['secret']);

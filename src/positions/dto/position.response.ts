@@ -71,10 +71,10 @@ export class PositionDetailResponse extends PositionResponse {
 }
 
 /** A position with the employee it replaces (id and names only), as the positions repository reads it. */
-export interface PositionRecord {
-  position: Position;
-  replacesPerson: PersonReference | null;
-}
+export type PositionRecord = Pick<
+  Position,
+  'id' | 'name' | 'description' | 'department' | 'status' | 'mustBeFilledBy' | 'createdAt'
+> & { replacesPerson: PersonReference | null };
 
 export interface ReplacementRecord {
   id: string;
@@ -83,18 +83,15 @@ export interface ReplacementRecord {
   status: ReplacementStatus;
 }
 
-export function toPositionResponse(
-  { position, replacesPerson }: PositionRecord,
-  requiredSkills: RequiredSkill[],
-): PositionResponse {
+export function toPositionResponse(record: PositionRecord, requiredSkills: RequiredSkill[]): PositionResponse {
   return {
-    id: position.id,
-    name: position.name,
-    description: position.description,
-    department: position.department,
-    status: position.status,
-    mustBeFilledBy: position.mustBeFilledBy?.toISOString() ?? null,
-    replacesPerson,
+    id: record.id,
+    name: record.name,
+    description: record.description,
+    department: record.department,
+    status: record.status,
+    mustBeFilledBy: record.mustBeFilledBy?.toISOString() ?? null,
+    replacesPerson: record.replacesPerson,
     requiredSkills: requiredSkills.map(({ skillId, skillName, minimumRating }) => ({
       skillId,
       skillName,

@@ -86,7 +86,7 @@ describe('parsePositionsFile', () => {
       'a replacement readyAt',
       { possibleReplacements: [{ candidatePersonnelNumber: 'P-2', readyAt: 'soon', status: 'PROPOSED' }] },
       '[0].possibleReplacements[0].readyAt',
-      /readyAt must be an ISO 8601 date-time/,
+      /readyAt must be an ISO 8601 date or date-time/,
     ],
   ])('rejects %s and names the field', (_case, change, field, message) => {
     const problems = problemsOf([{ ...valid, ...change }]);

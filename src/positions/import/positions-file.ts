@@ -5,31 +5,16 @@ import {
   IsInt,
   IsNotEmpty,
   IsOptional,
-  isISO8601,
   IsString,
   MaxLength,
-  ValidateBy,
   ValidateNested,
   validateSync,
 } from 'class-validator';
 import { FieldError, ValidationError } from '../../common/errors';
+import { IsIsoDateTime } from '../../common/iso-date-time';
 import { flattenValidationErrors } from '../../common/validation';
 import { REPLACEMENT_STATUSES, ReplacementStatus } from '../entities/position-replacement.entity';
 import { POSITION_STATUSES, PositionStatus } from '../entities/position.entity';
-
-/** ISO 8601 date or date-time that JavaScript can also read (week and ordinal dates are not). */
-function IsDateTimeString(): PropertyDecorator {
-  return ValidateBy({
-    name: 'isDateTimeString',
-    validator: {
-      validate: (value: unknown) =>
-        typeof value === 'string' &&
-        isISO8601(value, { strict: true, strictSeparator: true }) &&
-        !Number.isNaN(new Date(value).getTime()),
-      defaultMessage: (args) => `${args?.property} must be an ISO 8601 date-time`,
-    },
-  });
-}
 
 export class RequiredSkillEntry {
   @IsString()
@@ -47,7 +32,7 @@ export class ReplacementEntry {
   @MaxLength(64)
   candidatePersonnelNumber: string;
 
-  @IsDateTimeString()
+  @IsIsoDateTime()
   readyAt: string;
 
   @IsIn(REPLACEMENT_STATUSES, { message: `status must be one of ${REPLACEMENT_STATUSES.join(', ')}` })
@@ -80,7 +65,7 @@ export class PositionEntry {
   status: PositionStatus;
 
   @IsOptional()
-  @IsDateTimeString()
+  @IsIsoDateTime()
   mustBeFilledBy?: string | null;
 
   @IsOptional()

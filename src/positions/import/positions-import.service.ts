@@ -2,14 +2,17 @@ import { readFile } from 'node:fs/promises';
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { OrganisationsService } from '../../auth/organisations.service';
-import { FieldError, ValidationError } from '../../common/errors';
+import { ValidationError } from '../../common/errors';
 import { newId } from '../../common/uuid';
 import { Database } from '../../database/database';
+import { EmployeesRepository } from '../../employees/employees.repository';
 import { DomainEvents } from '../../events/domain-events';
+import { SkillsRepository } from '../../skills/skills.repository';
 import { PositionsRepository } from '../positions.repository';
 import { PositionsService } from '../positions.service';
 import { DesiredPosition, diffReplacements, PlannedPosition, planImport, StoredPosition } from './import-plan';
-import { parsePositionsFile, PositionEntry, problem, throwIfAny } from './positions-file';
+import { parsePositionsFile, PositionEntry } from './positions-file';
+import { referencedPersonnelNumbers, referencedSkillNames, resolveReferences } from './resolve-references';
 
 export interface ImportSummary {
   created: number;
@@ -34,6 +37,8 @@ export class PositionsImportService {
     private readonly database: Database,
     private readonly organisations: OrganisationsService,
     private readonly positions: PositionsRepository,
+    private readonly employees: EmployeesRepository,
+    private readonly skills: SkillsRepository,
     private readonly responses: PositionsService,
     private readonly events: DomainEvents,
   ) {}
@@ -47,7 +52,7 @@ export class PositionsImportService {
   async import(organisationId: string, entries: PositionEntry[]): Promise<ImportSummary> {
     return this.database.transaction(async (manager) => {
       await this.positions.lockImports(organisationId, manager);
-      const desired = await this.resolveReferences(organisationId, entries, manager);
+      const desired = await this.desiredPositions(organisationId, entries, manager);
       const stored = await this.positions.findStoredByRefs(
         organisationId,
         desired.map((each) => each.ref),
@@ -65,104 +70,43 @@ export class PositionsImportService {
     });
   }
 
-  /** Turns personnelNumbers and skill names into ids; every unknown one is named, and nothing is written. */
-  private async resolveReferences(
+  /** The file's positions with their references turned into ids: two queries, whatever the file's size. */
+  private async desiredPositions(
     organisationId: string,
     entries: PositionEntry[],
     manager: EntityManager,
   ): Promise<DesiredPosition[]> {
-    const personnelNumbers = [
-      ...new Set(
-        entries.flatMap((entry) => [
-          ...(entry.replacesPersonnelNumber ? [entry.replacesPersonnelNumber] : []),
-          ...entry.possibleReplacements.map((replacement) => replacement.candidatePersonnelNumber),
-        ]),
-      ),
-    ];
-    const skillNames = [
-      ...new Set(entries.flatMap((entry) => entry.requiredSkills.map((s) => s.skillName.toLowerCase()))),
-    ];
-    const employeeIdByNumber = await this.positions.employeeIdsByPersonnelNumber(
+    const employeeIdByPersonnelNumber = await this.employees.idsByPersonnelNumber(
       organisationId,
-      personnelNumbers,
+      referencedPersonnelNumbers(entries),
       manager,
     );
-    const skillByName = await this.positions.skillsByLowerName(organisationId, skillNames, manager);
-
-    // An unknown reference is recorded and resolves to '' for now; throwIfAny refuses the file before any write.
-    const problems: FieldError[] = [];
-    const employeeId = (personnelNumber: string, field: string): string => {
-      const id = employeeIdByNumber.get(personnelNumber);
-      if (!id) problems.push(problem(field, `names unknown employee personnelNumber "${personnelNumber}"`));
-      return id ?? '';
-    };
-    const desired = entries.map((entry, index): DesiredPosition => ({
-      ref: entry.ref,
-      name: entry.name,
-      description: entry.description ?? null,
-      department: entry.department ?? null,
-      status: entry.status,
-      mustBeFilledBy: entry.mustBeFilledBy ? new Date(entry.mustBeFilledBy) : null,
-      replacesEmployeeId: entry.replacesPersonnelNumber
-        ? employeeId(entry.replacesPersonnelNumber, `[${index}].replacesPersonnelNumber`)
-        : null,
-      requiredSkills: entry.requiredSkills.map(({ skillName, minimumRating }, skillIndex) => {
-        const field = `[${index}].requiredSkills[${skillIndex}]`;
-        const skill = skillByName.get(skillName.toLowerCase());
-        if (!skill) problems.push(problem(`${field}.skillName`, `names unknown skill "${skillName}"`));
-        else if (minimumRating < skill.ratingScaleMin || minimumRating > skill.ratingScaleMax) {
-          problems.push(
-            problem(
-              `${field}.minimumRating`,
-              `${minimumRating} is outside the rating scale ${skill.ratingScaleMin}..${skill.ratingScaleMax} of skill "${skill.name}"`,
-            ),
-          );
-        }
-        return { skillId: skill?.id ?? '', minimumRating };
-      }),
-      replacements: entry.possibleReplacements.map(({ candidatePersonnelNumber, readyAt, status }, candidateIndex) => ({
-        candidateEmployeeId: employeeId(
-          candidatePersonnelNumber,
-          `[${index}].possibleReplacements[${candidateIndex}].candidatePersonnelNumber`,
-        ),
-        readyAt: new Date(readyAt),
-        status,
-      })),
-    }));
-    throwIfAny(problems);
-    return desired;
+    const skillByLowerName = await this.skills.findByLowerNames(organisationId, referencedSkillNames(entries), manager);
+    return resolveReferences(entries, { employeeIdByPersonnelNumber, skillByLowerName });
   }
 
-  /** Applies the plan; returns the ids of the created and updated positions, in file order. */
+  /** Applies the plan, one statement per table and kind of change; returns the ids of the changed positions, in file order. */
   private async write(
     organisationId: string,
     plan: PlannedPosition[],
     now: Date,
     manager: EntityManager,
   ): Promise<string[]> {
-    const changed: PositionToWrite[] = [];
-    for (const each of plan) {
-      if (each.action === 'create') changed.push({ id: newId(), desired: each.desired, stored: null });
-      if (each.action === 'update')
-        changed.push({ id: each.stored.position.id, desired: each.desired, stored: each.stored });
-    }
+    const changed = positionsToWrite(plan);
     const created = changed.filter((each) => each.stored === null);
     const updated = changed.filter((each) => each.stored !== null);
-
     await this.positions.insertPositions(
       organisationId,
-      created.map(({ id, desired }) => ({
-        id,
-        ref: desired.ref,
-        ...positionColumns(desired),
-        createdAt: now,
-        updatedAt: now,
-      })),
+      created.map(({ id, desired }) => ({ ...desired, id })),
+      now,
       manager,
     );
-    for (const { id, desired } of updated) {
-      await this.positions.updatePosition(organisationId, id, { ...positionColumns(desired), updatedAt: now }, manager);
-    }
+    await this.positions.updatePositions(
+      organisationId,
+      updated.map(({ id, desired }) => ({ ...desired, id })),
+      now,
+      manager,
+    );
 
     // Required skills carry no id of their own, so a changed position's list is simply rewritten.
     await this.positions.deleteRequiredSkills(
@@ -185,20 +129,18 @@ export class PositionsImportService {
       replacementChanges.flatMap((each) => each.deleteIds),
       manager,
     );
-    for (const { id, readyAt, status } of replacementChanges.flatMap((each) => each.update)) {
-      await this.positions.updateReplacement(organisationId, id, { readyAt, status, updatedAt: now }, manager);
-    }
+    await this.positions.updateReplacements(
+      organisationId,
+      replacementChanges.flatMap((each) => each.update),
+      now,
+      manager,
+    );
     await this.positions.insertReplacements(
       organisationId,
       replacementChanges.flatMap(({ positionId, insert }) =>
-        insert.map((replacement) => ({
-          id: newId(),
-          positionId,
-          ...replacement,
-          createdAt: now,
-          updatedAt: now,
-        })),
+        insert.map((replacement) => ({ ...replacement, id: newId(), positionId })),
       ),
+      now,
       manager,
     );
     return changed.map((each) => each.id);
@@ -219,9 +161,13 @@ export class PositionsImportService {
   }
 }
 
-function positionColumns(desired: DesiredPosition) {
-  const { name, description, department, status, mustBeFilledBy, replacesEmployeeId } = desired;
-  return { name, description, department, status, mustBeFilledBy, replacesEmployeeId };
+/** The created positions (with a new id) and the updated ones, in file order. */
+function positionsToWrite(plan: PlannedPosition[]): PositionToWrite[] {
+  return plan.flatMap((each): PositionToWrite[] => {
+    if (each.action === 'create') return [{ id: newId(), desired: each.desired, stored: null }];
+    if (each.action === 'update') return [{ id: each.stored.position.id, desired: each.desired, stored: each.stored }];
+    return [];
+  });
 }
 
 async function readPositionsFile(path: string): Promise<string> {

@@ -26,9 +26,3 @@ export function toWebhookResponse(endpoint: WebhookEndpoint): WebhookResponse {
     createdAt: endpoint.createdAt.toISOString(),
   };
 }
-
-@ApiSchema({ name: 'WebhookDeleted' })
-export class WebhookDeletedResponse {
-  @ApiProperty()
-  deleted: boolean;
-}
