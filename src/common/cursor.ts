@@ -58,13 +58,9 @@ const MAC_BYTES = 32;
  */
 @Injectable()
 export class ListCursors {
-  private readonly key: Buffer;
+  private derivedKey?: Buffer;
 
-  constructor(@Inject(APP_CONFIG) config: AppConfig) {
-    // loadConfig and openRuntime guarantee a key for the server; its absence is a wiring error.
-    if (!config.webhookSecretKey) throw new Error('WEBHOOK_SECRET_KEY is not configured');
-    this.key = Buffer.from(hkdfSync('sha256', config.webhookSecretKey, 'skills-api', 'list-cursor-v1', 32));
-  }
+  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
 
   /** The window a list request reads; a cursor with `page`, or one this list and filters did not issue, is 400. */
   window(list: ListIdentity, query: PaginationQuery): PageWindow {
@@ -112,7 +108,17 @@ export class ListCursors {
 
   private mac(list: ListIdentity, query: PaginationQuery, payload: string): Buffer {
     const binding = JSON.stringify([list.name, list.organisationId, list.pathIds ?? [], boundFilters(query)]);
-    return createHmac('sha256', this.key).update(binding).update('\n').update(payload).digest();
+    return createHmac('sha256', this.key()).update(binding).update('\n').update(payload).digest();
+  }
+
+  /** Derived on first use, so processes that list nothing (some commands) need no key. */
+  private key(): Buffer {
+    // loadConfig and openRuntime guarantee a key for the server; its absence is a wiring error.
+    if (!this.config.webhookSecretKey) throw new Error('WEBHOOK_SECRET_KEY is not configured');
+    this.derivedKey ??= Buffer.from(
+      hkdfSync('sha256', this.config.webhookSecretKey, 'skills-api', 'list-cursor-v1', 32),
+    );
+    return this.derivedKey;
   }
 }
 

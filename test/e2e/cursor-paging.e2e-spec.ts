@@ -317,12 +317,13 @@ describe('cursor paging: lists that never skip a row', () => {
   });
 
   it('bounds every transaction of the server to 30 s: statements and idle time in a transaction', async () => {
-    const setting = async (name: string) =>
-      (
-        (await dataSourceOf(app).query(`SELECT setting::int AS ms FROM pg_settings WHERE name = $1`, [name])) as {
-          ms: number;
-        }[]
-      )[0].ms;
+    const setting = async (name: string) => {
+      const [row] = await dataSourceOf(app).query<{ ms: number }[]>(
+        `SELECT setting::int AS ms FROM pg_settings WHERE name = $1`,
+        [name],
+      );
+      return row.ms;
+    };
     expect(await setting('idle_in_transaction_session_timeout')).toBe(30_000);
     const statementMs = await setting('statement_timeout');
     expect(statementMs).toBeGreaterThan(0);
