@@ -2,7 +2,8 @@
  * The raw baseline: node:http + pg, no framework, no ORM, running the SQL the service runs for four
  * endpoints, so `npm run bench` can report the service as a fraction of what the database and Node allow.
  *
- *   GET  /api/v1/employees/:id          API-key lookup by hash, the employee, its skills with latest ratings
+ *   GET  /api/v1/employees/:id          API-key lookup by hash (then its expiry and scope), the employee,
+ *                                        its skills with latest ratings
  *   GET  /api/v1/employees?search=&page=&limit=   one page (employee_search trigram LIKE) + exact count
  *   POST /api/v1/employees/:id/ratings  one transaction: employee, skill (key share), person-skill upsert,
  *                                        rating insert, outbox rows for the subscribed endpoints
@@ -13,11 +14,11 @@
  * Every request looks its key up in the database (no cache): the baseline does at least the service's work.
  * Env: DATABASE_URL, PORT (3901). Started by bench/run.ts; not part of the service.
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { createServer, IncomingMessage, ServerResponse } from 'node:http';
 import { escapeLiteral, Pool, PoolClient, QueryResult } from 'pg';
 import { v7 as uuidv7 } from 'uuid';
-import { requestFingerprint } from '../src/idempotency/request-fingerprint';
+import { fingerprintKey, requestFingerprint } from '../src/idempotency/request-fingerprint';
 
 /** The service's pool (POSTGRES_POOL_SIZE, src/runtime.ts): a smaller one would starve the baseline, not bound it. */
 const SERVICE_POOL_SIZE = 10;
@@ -41,12 +42,16 @@ async function organisationOf(request: IncomingMessage): Promise<string> {
   const match = /^bearer +(\S+) *$/i.exec(request.headers.authorization ?? '');
   if (!match) throw new HttpError(401, 'UNAUTHORIZED');
   const hash = createHash('sha256').update(match[1]).digest('hex');
-  const { rows } = await pool.query<{ organisation_id: string }>(
-    'SELECT organisation_id FROM api_keys WHERE key_hash = $1 AND revoked_at IS NULL',
+  const { rows } = await pool.query<{ organisation_id: string; scopes: string[]; expires_at: Date | null }>(
+    'SELECT organisation_id, scopes, expires_at FROM api_keys WHERE key_hash = $1 AND revoked_at IS NULL',
     [hash],
   );
-  if (rows.length === 0) throw new HttpError(401, 'UNAUTHORIZED');
-  return rows[0].organisation_id;
+  const [key] = rows;
+  if (!key || (key.expires_at !== null && key.expires_at.getTime() <= Date.now())) {
+    throw new HttpError(401, 'UNAUTHORIZED');
+  }
+  if (!key.scopes.includes(request.method === 'GET' ? 'read' : 'write')) throw new HttpError(403, 'FORBIDDEN');
+  return key.organisation_id;
 }
 
 async function getEmployee(organisationId: string, id: string): Promise<unknown> {
@@ -194,6 +199,8 @@ async function rate(organisationId: string, employeeId: string, input: Record<st
 }
 
 const KEPT_FOR_MS = 24 * 60 * 60 * 1000;
+/** The service derives its fingerprint key from WEBHOOK_SECRET_KEY; any key costs the same HMAC. */
+const FINGERPRINT_KEY = fingerprintKey(randomBytes(32));
 
 interface Answer {
   status: number;
@@ -206,7 +213,7 @@ async function createEmployee(organisationId: string, input: Record<string, unkn
   if ([personnelNumber, firstName, lastName, businessEmail].some((field) => typeof field !== 'string')) {
     throw new HttpError(400, 'VALIDATION_ERROR');
   }
-  const fingerprint = requestFingerprint('POST', '/api/v1/employees', input);
+  const fingerprint = requestFingerprint(FINGERPRINT_KEY, 'POST', '/api/v1/employees', input);
   const now = new Date();
   // With a key, as the service's BatchedTransaction: the claim travels with BEGIN, the kept response with COMMIT.
   const opening = key === undefined ? [] : claimStatements(organisationId, key, now);

@@ -18,7 +18,7 @@ export const POSITIONS_PER_ORGANISATION = 1_000;
 /** Events kept per organisation for GET /events (a few days of changes); the first one's also have deliveries. */
 export const EVENTS_PER_ORGANISATION = 20_000;
 export const ORGANISATION_NAME_PREFIX = 'bench-org-';
-/** The label of the seed's API keys; ten of them mean the seed finished. */
+/** The name of the seed's API keys; ten of them mean the seed finished. */
 export const SEED_KEY_LABEL = 'bench-seed';
 
 /** Written by the seed, git-ignored: the clear keys exist nowhere else. */

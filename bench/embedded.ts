@@ -51,7 +51,8 @@ async function fill(client: Client): Promise<Sample> {
   );
   const apiKey = generateApiKey();
   await client.query(
-    `INSERT INTO api_keys (id, organisation_id, label, key_hash, created_at) VALUES (gen_random_uuid(), $1, 'bench', $2, now())`,
+    `INSERT INTO api_keys (id, organisation_id, name, key_hash, scopes, created_at)
+     VALUES (gen_random_uuid(), $1, 'bench', $2, ARRAY['read', 'write'], now())`,
     [organisation.id, hashApiKey(apiKey)],
   );
   await client.query(

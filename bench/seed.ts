@@ -99,7 +99,7 @@ async function prepareDatabase(databaseName: string, reset: boolean): Promise<vo
 async function seedState(client: Client): Promise<'empty' | 'partial' | 'done'> {
   const { rows } = await client.query<{ organisations: number; keys: number }>(
     `SELECT (SELECT count(*)::int FROM organisations WHERE name LIKE $1) AS organisations,
-            (SELECT count(*)::int FROM api_keys WHERE label = $2) AS keys`,
+            (SELECT count(*)::int FROM api_keys WHERE name = $2) AS keys`,
     [`${ORGANISATION_NAME_PREFIX}%`, SEED_KEY_LABEL],
   );
   if (rows[0].keys >= ORGANISATIONS) return 'done';
@@ -348,14 +348,15 @@ async function accessFileMatches(client: Client): Promise<boolean> {
   if (!existsSync(KEYS_FILE)) return false;
   const keys = readBenchKeys();
   const { rows } = await client.query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM api_keys WHERE label = $1 AND revoked_at IS NULL AND key_hash = ANY ($2)`,
+    `SELECT count(*)::int AS n FROM api_keys WHERE name = $1 AND revoked_at IS NULL AND key_hash = ANY ($2)`,
     [SEED_KEY_LABEL, keys.organisations.map((organisation) => hashApiKey(organisation.apiKey))],
   );
   return rows[0].n === ORGANISATIONS;
 }
 
 /**
- * One API key per organisation (stored as ApiKeysService does: the SHA-256 hex of the clear key) and two
+ * One API key per organisation (stored as ApiKeysService does: the SHA-256 hex of the clear key; scoped to
+ * what the scenarios do, read and write) and two
  * endpoints subscribed to skill.rated on the first organisation, their secrets sealed as the webhooks module
  * seals them; the clear values go to the git-ignored keys file. Replaces what an earlier seed made.
  */
@@ -371,11 +372,12 @@ async function writeAccess(client: Client): Promise<void> {
     webhookEndpoints: [],
   };
   await client.query('BEGIN');
-  await client.query(`DELETE FROM api_keys WHERE label = $1`, [SEED_KEY_LABEL]);
+  await client.query(`DELETE FROM api_keys WHERE name = $1`, [SEED_KEY_LABEL]);
   for (const organisation of organisations) {
     const apiKey = generateApiKey();
     await client.query(
-      `INSERT INTO api_keys (id, organisation_id, label, key_hash, created_at) VALUES (gen_random_uuid(), $1, $2, $3, now())`,
+      `INSERT INTO api_keys (id, organisation_id, name, key_hash, scopes, created_at)
+       VALUES (gen_random_uuid(), $1, $2, $3, ARRAY['read', 'write'], now())`,
       [organisation.id, SEED_KEY_LABEL, hashApiKey(apiKey)],
     );
     keys.organisations.push({ ...organisation, apiKey });

@@ -70,7 +70,7 @@ export class AppModule {
         RootModule,
       ],
       // The order of checks (decisions.md): the rate limit, which counts requests with bad keys too, then the
-      // key, then the body; only then the ValidationPipe.
+      // key and its scope, then the body; only then the ValidationPipe.
       providers: [
         { provide: APP_GUARD, useExisting: RateLimitGuard },
         { provide: APP_GUARD, useClass: ApiKeyGuard },

@@ -4,7 +4,10 @@ import { Database } from '../database/database';
 import { ApiKey } from './entities/api-key.entity';
 
 /** An API key as operators see it: never its hash, let alone the key. */
-export type ApiKeySummary = Pick<ApiKey, 'id' | 'organisationId' | 'label' | 'createdAt' | 'revokedAt'>;
+export type ApiKeySummary = Omit<ApiKey, 'keyHash'>;
+
+/** What a request needs of its key, found by the key's hash. */
+export type ActiveApiKey = Pick<ApiKey, 'id' | 'organisationId' | 'name' | 'scopes' | 'expiresAt'>;
 
 /** The SQL of API keys. */
 @Injectable()
@@ -18,21 +21,40 @@ export class ApiKeysRepository {
   /** The organisation's keys, revoked ones too, oldest first. */
   async listByOrganisation(organisationId: string, manager?: EntityManager): Promise<ApiKeySummary[]> {
     return this.database.manager(manager).find(ApiKey, {
-      select: { id: true, organisationId: true, label: true, createdAt: true, revokedAt: true },
+      select: {
+        id: true,
+        organisationId: true,
+        name: true,
+        scopes: true,
+        createdAt: true,
+        expiresAt: true,
+        lastUsedAt: true,
+        revokedAt: true,
+      },
       where: { organisationId },
       order: { createdAt: 'ASC', id: 'ASC' },
     });
   }
 
-  /** Across organisations by nature: a request shows only its key, found by the key's hash. */
-  async findActiveByHash(
-    keyHash: string,
-    manager?: EntityManager,
-  ): Promise<Pick<ApiKey, 'id' | 'organisationId'> | null> {
+  /** Across organisations by nature: a request shows only its key, found by the key's hash. Expired ones too. */
+  async findActiveByHash(keyHash: string, manager?: EntityManager): Promise<ActiveApiKey | null> {
     return this.database.manager(manager).findOne(ApiKey, {
-      select: { id: true, organisationId: true },
+      select: { id: true, organisationId: true, name: true, scopes: true, expiresAt: true },
       where: { keyHash, revokedAt: IsNull() },
     });
+  }
+
+  /**
+   * Records a use of the key at `usedAt`, unless one at most a minute older is recorded: with several
+   * instances, each throttling in memory, the key's row is still written about once a minute.
+   */
+  async recordUse(organisationId: string, id: string, usedAt: Date, manager?: EntityManager): Promise<void> {
+    await this.database.manager(manager).query(
+      `UPDATE api_keys SET last_used_at = $3
+          WHERE organisation_id = $1 AND id = $2
+            AND (last_used_at IS NULL OR last_used_at <= $3::timestamptz - interval '1 minute')`,
+      [organisationId, id, usedAt],
+    );
   }
 
   /**

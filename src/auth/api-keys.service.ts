@@ -1,44 +1,77 @@
-import { Injectable } from '@nestjs/common';
-import { NotFoundError } from '../common/errors';
+import { Injectable, Logger } from '@nestjs/common';
+import { NotFoundError, ValidationError } from '../common/errors';
 import { isUuid, newId } from '../common/uuid';
 import { generateApiKey, hashApiKey } from './api-key-hash';
 import { ApiKeysRepository, ApiKeySummary } from './api-keys.repository';
+import { API_SCOPES, ApiScope, isApiScope } from './scopes';
 
 export interface AuthenticatedKey {
   keyId: string;
   organisationId: string;
+  name: string | null;
+  scopes: readonly ApiScope[];
+  expiresAt: Date | null;
+}
+
+export interface NewApiKey {
+  name?: string;
+  /** Absent: all four scopes (decisions.md, "Scoped API keys"). */
+  scopes?: readonly string[];
+  expiresAt?: Date;
 }
 
 export interface CreatedApiKey {
   id: string;
   organisationId: string;
+  name: string | null;
+  scopes: ApiScope[];
+  expiresAt: Date | null;
   /** The clear key: returned once, never stored. */
   key: string;
 }
 
 /**
  * How long a resolved key is trusted without asking the database. It bounds how late a revocation
- * takes effect on any instance (the contract allows 5 s).
+ * takes effect on any instance (the contract allows 5 s); an expiry is checked on every request.
  */
 export const KEY_CACHE_TTL_MS = 2000;
 
+/** A key's last use is written at most this often by one instance (and the row's guard, by all of them). */
+export const LAST_USED_PRECISION_MS = 60_000;
+
+const NAME_MAX_LENGTH = 200;
+/** Keys whose last write is remembered at most; past it the memory starts over (this only bounds memory). */
+const MAX_REMEMBERED_USES = 10_000;
+
 @Injectable()
 export class ApiKeysService {
-  private readonly cache = new Map<string, { key: AuthenticatedKey; expiresAt: number }>();
+  private readonly logger = new Logger(ApiKeysService.name);
+  private readonly cache = new Map<string, { key: AuthenticatedKey; cachedUntil: number }>();
+  /** When this instance last wrote each key's lastUsedAt (or tried to). */
+  private readonly usesWritten = new Map<string, number>();
 
   constructor(private readonly apiKeys: ApiKeysRepository) {}
 
-  async create(organisationId: string, label?: string): Promise<CreatedApiKey> {
+  async create(organisationId: string, options: NewApiKey = {}): Promise<CreatedApiKey> {
+    const name = options.name ?? null;
+    if (name !== null && (name.trim() === '' || name.length > NAME_MAX_LENGTH)) {
+      throw ValidationError.forField('name', `A key's name has 1 to ${NAME_MAX_LENGTH} characters`);
+    }
+    const scopes = canonicalScopes(options.scopes ?? API_SCOPES);
+    const expiresAt = options.expiresAt ?? null;
     const key = generateApiKey();
     const id = newId();
     await this.apiKeys.insert(organisationId, {
       id,
-      label: label ?? null,
+      name,
       keyHash: hashApiKey(key),
+      scopes,
       createdAt: new Date(),
+      expiresAt,
+      lastUsedAt: null,
       revokedAt: null,
     });
-    return { id, organisationId, key };
+    return { id, organisationId, name, scopes, expiresAt, key };
   }
 
   /** The organisation's keys, revoked ones too, oldest first; never a key or its hash. */
@@ -56,19 +89,56 @@ export class ApiKeysService {
     return this.apiKeys.existsAny();
   }
 
-  /** The organisation behind a clear key, or null when the key is unknown or revoked. */
+  /** The key behind a clear key and its organisation, or null when the key is unknown, revoked or expired. */
   async authenticate(clearKey: string): Promise<AuthenticatedKey | null> {
     const hash = hashApiKey(clearKey);
+    const now = Date.now();
     const cached = this.cache.get(hash);
-    if (cached && cached.expiresAt > Date.now()) return cached.key;
-
-    const row = await this.apiKeys.findActiveByHash(hash);
-    if (!row) {
-      this.cache.delete(hash);
-      return null;
+    let key = cached && cached.cachedUntil > now ? cached.key : undefined;
+    if (!key) {
+      const row = await this.apiKeys.findActiveByHash(hash);
+      if (!row) {
+        this.cache.delete(hash);
+        return null;
+      }
+      key = {
+        keyId: row.id,
+        organisationId: row.organisationId,
+        name: row.name,
+        scopes: row.scopes,
+        expiresAt: row.expiresAt,
+      };
+      this.cache.set(hash, { key, cachedUntil: now + KEY_CACHE_TTL_MS });
     }
-    const key = { keyId: row.id, organisationId: row.organisationId };
-    this.cache.set(hash, { key, expiresAt: Date.now() + KEY_CACHE_TTL_MS });
+    if (key.expiresAt !== null && key.expiresAt.getTime() <= now) return null;
+    this.recordUse(key, now);
     return key;
   }
+
+  /**
+   * Writes the key's lastUsedAt at most once a minute, on the pool and unawaited: the guards run before any
+   * request transaction begins, and a failed write is logged, never the request's failure.
+   */
+  private recordUse(key: AuthenticatedKey, now: number): void {
+    const written = this.usesWritten.get(key.keyId);
+    if (written !== undefined && now - written < LAST_USED_PRECISION_MS) return;
+    if (this.usesWritten.size >= MAX_REMEMBERED_USES) this.usesWritten.clear();
+    this.usesWritten.set(key.keyId, now);
+    this.apiKeys.recordUse(key.organisationId, key.keyId, new Date(now)).catch((error: unknown) => {
+      this.logger.warn(`Could not record the last use of API key ${key.keyId}: ${String(error)}`);
+    });
+  }
+}
+
+/** Distinct known scopes in their canonical order; an unknown or missing one is refused, naming `scopes`. */
+function canonicalScopes(scopes: readonly string[]): ApiScope[] {
+  const unknown = scopes.filter((scope) => !isApiScope(scope));
+  if (unknown.length > 0 || scopes.length === 0) {
+    throw ValidationError.forField(
+      'scopes',
+      `Scopes are one or more of ${API_SCOPES.join(', ')}` +
+        (unknown.length > 0 ? `; unknown: ${unknown.map((scope) => JSON.stringify(scope)).join(', ')}` : ''),
+    );
+  }
+  return API_SCOPES.filter((scope) => scopes.includes(scope));
 }

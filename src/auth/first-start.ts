@@ -15,7 +15,7 @@ export async function ensureFirstStartKey(app: INestApplication, port: number): 
   const organisation = await organisations
     .findByIdOrName(DEFAULT_ORGANISATION)
     .catch(() => organisations.create(DEFAULT_ORGANISATION));
-  const { id, key } = await apiKeys.create(organisation.id, 'first start');
+  const { id, key } = await apiKeys.create(organisation.id, { name: 'first start' });
   // The key goes to stdout only, never into the log; the log keeps that it was made.
   new Logger('FirstStart').log(`Created organisation ${DEFAULT_ORGANISATION} and its first API key ${id}`);
   process.stdout.write(firstStartBlock(id, key, port));

@@ -32,6 +32,13 @@ export class OrganisationsService {
     return this.organisations.list();
   }
 
+  /** The organisation of an authenticated key. */
+  async get(organisationId: string): Promise<Organisation> {
+    const organisation = await this.organisations.findById(organisationId);
+    if (!organisation) throw new NotFoundError('Organisation');
+    return organisation;
+  }
+
   /** Operators name an organisation by id or by name. */
   async findByIdOrName(reference: string): Promise<Organisation> {
     const organisation = isUuid(reference)

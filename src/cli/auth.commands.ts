@@ -1,6 +1,9 @@
 import { Command } from 'commander';
+import { ApiKeySummary } from '../auth/api-keys.repository';
 import { ApiKeysService } from '../auth/api-keys.service';
 import { OrganisationsService } from '../auth/organisations.service';
+import { API_SCOPES } from '../auth/scopes';
+import { ValidationError } from '../common/errors';
 import { CliContext } from './cli-context';
 import { CliOutput, table } from './output';
 
@@ -37,16 +40,25 @@ export function registerAuthCommands(program: Command, context: CliContext, outp
     .command('create')
     .description('create an API key for an organisation; the key is shown only this once')
     .requiredOption('--org <id or name>', 'the organisation')
-    .option('--label <text>', 'a label to recognise the key by')
-    .action(async (options: { org: string; label?: string }) => {
+    .option('--scopes <list>', `what the key may do, comma-separated: ${API_SCOPES.join(', ')} (default: all)`)
+    .option('--name <text>', 'a name to recognise the key by')
+    .option('--label <text>', 'the same as --name (its former name)')
+    .option('--expires-in <duration>', 'refuse the key after this long: a whole number of d, h or m, e.g. 90d')
+    .action(async (options: { org: string; scopes?: string; name?: string; label?: string; expiresIn?: string }) => {
+      const scopes = options.scopes?.split(',').map((scope) => scope.trim());
+      const expiresAt = options.expiresIn === undefined ? undefined : expiryAfter(options.expiresIn, new Date());
       const created = await context.withApp(async (app) => {
         const organisation = await app.get(OrganisationsService).findByIdOrName(options.org);
-        return app.get(ApiKeysService).create(organisation.id, options.label);
+        return app
+          .get(ApiKeysService)
+          .create(organisation.id, { name: options.name ?? options.label, scopes, expiresAt });
       });
+      const { id, organisationId, name, key } = created;
       output().result(
-        created,
-        `Created API key ${created.id} for organisation ${created.organisationId}.\n` +
-          `Key (shown only this once): ${created.key}`,
+        { id, organisationId, name, scopes: created.scopes, expiresAt: created.expiresAt?.toISOString() ?? null, key },
+        `Created API key ${id} for organisation ${organisationId} with scopes ${created.scopes.join(', ')}` +
+          `${created.expiresAt ? `, expiring at ${created.expiresAt.toISOString()}` : ''}.\n` +
+          `Key (shown only this once): ${key}`,
       );
     });
   apiKey
@@ -59,16 +71,19 @@ export function registerAuthCommands(program: Command, context: CliContext, outp
         return { organisation: found, keys: await app.get(ApiKeysService).list(found.id) };
       });
       output().result(
-        { apiKeys: keys.map(({ id, label, createdAt, revokedAt }) => ({ id, label, createdAt, revokedAt })) },
+        { apiKeys: keys.map(toListedKey) },
         keys.length === 0
           ? `No API keys for organisation "${organisation.name}"`
           : table(
-              ['ID', 'LABEL', 'CREATED', 'REVOKED'],
-              keys.map(({ id, label, createdAt, revokedAt }) => [
-                id,
-                label ?? '-',
-                createdAt.toISOString(),
-                revokedAt?.toISOString() ?? '-',
+              ['ID', 'NAME', 'SCOPES', 'CREATED', 'EXPIRES', 'LAST USED', 'REVOKED'],
+              keys.map((key) => [
+                key.id,
+                key.name ?? '-',
+                key.scopes.join(','),
+                key.createdAt.toISOString(),
+                key.expiresAt?.toISOString() ?? '-',
+                key.lastUsedAt?.toISOString() ?? '-',
+                key.revokedAt?.toISOString() ?? '-',
               ]),
             ),
       );
@@ -80,4 +95,35 @@ export function registerAuthCommands(program: Command, context: CliContext, outp
       await context.withApp((app) => app.get(ApiKeysService).revoke(id));
       output().result({ id, revoked: true }, `Revoked API key ${id}`);
     });
+}
+
+/** A key as `api-key list --json` prints it: never its hash. */
+function toListedKey(key: ApiKeySummary) {
+  return {
+    id: key.id,
+    name: key.name,
+    scopes: key.scopes,
+    createdAt: key.createdAt.toISOString(),
+    expiresAt: key.expiresAt?.toISOString() ?? null,
+    lastUsedAt: key.lastUsedAt?.toISOString() ?? null,
+    revokedAt: key.revokedAt?.toISOString() ?? null,
+  };
+}
+
+const DURATION = /^([1-9]\d{0,6})([dhm])$/;
+const UNIT_MS = { d: 86_400_000, h: 3_600_000, m: 60_000 } as const;
+
+/** The end of `--expires-in` from `now`: a whole number of days, hours or minutes ("90d", "12h", "30m"). */
+function expiryAfter(duration: string, now: Date): Date {
+  const match = DURATION.exec(duration);
+  const expiresAt = match
+    ? new Date(now.getTime() + Number(match[1]) * UNIT_MS[match[2] as keyof typeof UNIT_MS])
+    : null;
+  if (!expiresAt || expiresAt.getUTCFullYear() > 9999) {
+    throw ValidationError.forField(
+      'expires-in',
+      `--expires-in is a whole number of days, hours or minutes up to year 9999, e.g. 90d, 12h or 30m; got "${duration}"`,
+    );
+  }
+  return expiresAt;
 }

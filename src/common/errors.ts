@@ -4,6 +4,7 @@ import { HttpStatus } from '@nestjs/common';
 export enum ErrorCode {
   VALIDATION_ERROR = 'VALIDATION_ERROR',
   UNAUTHORIZED = 'UNAUTHORIZED',
+  FORBIDDEN = 'FORBIDDEN',
   NOT_FOUND = 'NOT_FOUND',
   CONFLICT = 'CONFLICT',
   PAYLOAD_TOO_LARGE = 'PAYLOAD_TOO_LARGE',
@@ -56,6 +57,13 @@ export class ConflictError extends AppError {
 export class UnauthorizedError extends AppError {
   constructor(message = 'Missing or invalid API key') {
     super(HttpStatus.UNAUTHORIZED, ErrorCode.UNAUTHORIZED, message);
+  }
+}
+
+/** A valid API key without the scope the route needs (never for another organisation's ids: those are 404). */
+export class ForbiddenError extends AppError {
+  constructor(scope: string) {
+    super(HttpStatus.FORBIDDEN, ErrorCode.FORBIDDEN, `This API key lacks the "${scope}" scope`);
   }
 }
 

@@ -1,6 +1,7 @@
 import { Body, Controller, Delete, Get, HttpStatus, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { OrgId } from '../auth/org-id.decorator';
+import { RequiresScope } from '../auth/scopes';
 import { ApiEnvelope, ApiErrors } from '../common/openapi/api-envelope.decorators';
 import { Page } from '../common/pagination';
 import { ParseIdPipe } from '../common/uuid';
@@ -13,6 +14,7 @@ import { EmployeesService } from './employees.service';
 const EmployeeId = () => Param('id', new ParseIdPipe('Employee'));
 
 @ApiTags('Employees')
+@RequiresScope('read', 'write')
 @Controller('employees')
 export class EmployeesController {
   constructor(private readonly employees: EmployeesService) {}

@@ -9,7 +9,7 @@ import { toErrorResponse } from '../common/all-exceptions.filter';
 import { AppError, ConflictError, ErrorBody, IdempotencyKeyReusedError, ValidationError } from '../common/errors';
 import { Database } from '../database/database';
 import { IdempotencyKeysRepository, KeptResponse } from './idempotency-keys.repository';
-import { requestFingerprint } from './request-fingerprint';
+import { RequestFingerprints } from './request-fingerprint';
 
 export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
 export const IDEMPOTENCY_REPLAYED_HEADER = 'Idempotency-Replayed';
@@ -46,6 +46,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
     private readonly reflector: Reflector,
     private readonly database: Database,
     private readonly keys: IdempotencyKeysRepository,
+    private readonly fingerprints: RequestFingerprints,
   ) {}
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
@@ -69,7 +70,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
     const claim: Claim = {
       organisationId: request.auth!.organisationId,
       key,
-      fingerprint: requestFingerprint(request.method, request.path, request.body),
+      fingerprint: this.fingerprints.of(request.method, request.path, request.body),
       now,
       expiresAt: new Date(now.getTime() + KEPT_FOR_MS),
       response,

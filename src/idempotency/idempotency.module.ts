@@ -2,9 +2,10 @@ import { Module } from '@nestjs/common';
 import { IdempotencyKeysRepository } from './idempotency-keys.repository';
 import { IdempotencyKeysRetentionStep } from './idempotency-keys.retention';
 import { IdempotencyInterceptor } from './idempotency.interceptor';
+import { RequestFingerprints } from './request-fingerprint';
 
 @Module({
-  providers: [IdempotencyKeysRepository, IdempotencyInterceptor, IdempotencyKeysRetentionStep],
+  providers: [IdempotencyKeysRepository, IdempotencyInterceptor, IdempotencyKeysRetentionStep, RequestFingerprints],
   exports: [IdempotencyInterceptor, IdempotencyKeysRetentionStep],
 })
 export class IdempotencyModule {}

@@ -1,6 +1,7 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { OrgId } from '../auth/org-id.decorator';
+import { RequiresScope } from '../auth/scopes';
 import { ApiEnvelope, ApiErrors } from '../common/openapi/api-envelope.decorators';
 import { Page } from '../common/pagination';
 import { ParseIdPipe } from '../common/uuid';
@@ -10,6 +11,7 @@ import { PositionsService } from './positions.service';
 
 /** Read only: positions come in through the `positions import` command. */
 @ApiTags('Positions')
+@RequiresScope('read', 'write')
 @Controller('positions')
 export class PositionsController {
   constructor(private readonly positions: PositionsService) {}

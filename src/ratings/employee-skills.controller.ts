@@ -1,6 +1,7 @@
 import { Body, Controller, Delete, Get, Param, Put, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { OrgId } from '../auth/org-id.decorator';
+import { RequiresScope } from '../auth/scopes';
 import { DeletedResponse } from '../common/dto/deleted.response';
 import { ApiEnvelope, ApiErrors } from '../common/openapi/api-envelope.decorators';
 import { ParseIdPipe } from '../common/uuid';
@@ -10,6 +11,7 @@ import { PersonSkillResponse } from './dto/rating.response';
 import { EmployeeSkillsService } from './employee-skills.service';
 
 @ApiTags('Employee skills')
+@RequiresScope('read', 'write')
 @Controller('employees/:id/skills')
 export class EmployeeSkillsController {
   constructor(private readonly employeeSkills: EmployeeSkillsService) {}

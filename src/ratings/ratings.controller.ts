@@ -1,6 +1,7 @@
 import { Body, Controller, Get, HttpStatus, Param, Post, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { OrgId } from '../auth/org-id.decorator';
+import { RequiresScope } from '../auth/scopes';
 import { ApiEnvelope, ApiErrors } from '../common/openapi/api-envelope.decorators';
 import { Page } from '../common/pagination';
 import { ParseIdPipe } from '../common/uuid';
@@ -10,6 +11,7 @@ import { RatingResponse } from './dto/rating.response';
 import { RatingsService } from './ratings.service';
 
 @ApiTags('Ratings')
+@RequiresScope('read', 'write')
 @Controller('employees/:id/ratings')
 export class RatingsController {
   constructor(private readonly ratings: RatingsService) {}

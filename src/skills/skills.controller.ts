@@ -1,6 +1,7 @@
 import { Body, Controller, Delete, Get, HttpStatus, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { OrgId } from '../auth/org-id.decorator';
+import { RequiresScope } from '../auth/scopes';
 import { DeletedResponse } from '../common/dto/deleted.response';
 import { ApiEnvelope, ApiErrors } from '../common/openapi/api-envelope.decorators';
 import { Page } from '../common/pagination';
@@ -14,6 +15,7 @@ import { SkillsService } from './skills.service';
 const SkillId = () => Param('id', new ParseIdPipe('Skill'));
 
 @ApiTags('Skills')
+@RequiresScope('read', 'write')
 @Controller('skills')
 export class SkillsController {
   constructor(private readonly skills: SkillsService) {}

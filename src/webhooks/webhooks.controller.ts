@@ -1,6 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, HttpStatus, Param, Post, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { OrgId } from '../auth/org-id.decorator';
+import { RequiresScope } from '../auth/scopes';
 import { DeletedResponse } from '../common/dto/deleted.response';
 import { ApiEnvelope, ApiErrors } from '../common/openapi/api-envelope.decorators';
 import { PaginationQuery } from '../common/pagination';
@@ -16,6 +17,7 @@ const WebhookId = () => Param('id', new ParseIdPipe('Webhook'));
 const DeliveryId = () => Param('deliveryId', new ParseIdPipe('Webhook delivery'));
 
 @ApiTags('Webhooks')
+@RequiresScope('webhooks')
 @Controller('webhooks')
 export class WebhooksController {
   constructor(private readonly webhooks: WebhooksService) {}

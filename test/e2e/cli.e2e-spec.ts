@@ -48,6 +48,9 @@ describe('operator command line', () => {
     expect(key).toEqual({
       id: expect.any(String),
       organisationId: expect.any(String),
+      name: 'hr sync',
+      scopes: ['read', 'write', 'webhooks', 'events'],
+      expiresAt: null,
       key: expect.stringMatching(/^sk_/),
     });
 
@@ -123,7 +126,7 @@ describe('operator command line', () => {
     expect(text.stdout).toMatch(new RegExp(`^${acme!.id}  ${orgName} +${acme!.createdAt}$`, 'm'));
   });
 
-  it("lists an organisation's keys with id, label, creation and revocation, never the key or its hash", async () => {
+  it("lists an organisation's keys with id, name, scopes, creation, expiry, last use and revocation, never the key or its hash", async () => {
     const name = `Keys ${Math.random().toString(36).slice(2)}`;
     const { id: organisationId } = onlyJsonObject((await cli('org', 'create', name, '--json')).stdout) as {
       id: string;
@@ -136,20 +139,123 @@ describe('operator command line', () => {
     expect(listed.code).toBe(0);
     expect(onlyJsonObject(listed.stdout)).toEqual({
       apiKeys: [
-        { id: first.id, label: 'sync', createdAt: expect.any(String), revokedAt: expect.any(String) },
-        { id: second.id, label: null, createdAt: expect.any(String), revokedAt: null },
+        {
+          id: first.id,
+          name: 'sync',
+          scopes: ['read', 'write', 'webhooks', 'events'],
+          createdAt: expect.any(String),
+          expiresAt: null,
+          lastUsedAt: null,
+          revokedAt: expect.any(String),
+        },
+        {
+          id: second.id,
+          name: null,
+          scopes: ['read', 'write', 'webhooks', 'events'],
+          createdAt: expect.any(String),
+          expiresAt: null,
+          lastUsedAt: null,
+          revokedAt: null,
+        },
       ],
     });
     const [hashed] = await dataSourceOf(app).query('SELECT key_hash FROM api_keys WHERE id = $1', [first.id]);
     for (const secret of [first.key, second.key, hashed.key_hash]) expect(listed.stdout).not.toContain(secret);
 
     const text = await cli('api-key', 'list', '--org', organisationId);
-    expect(text.stdout.split('\n')[0]).toMatch(/^ID +LABEL +CREATED +REVOKED$/);
-    expect(text.stdout).toMatch(new RegExp(`^${second.id as string}  - +\\S+ +-$`, 'm'));
+    expect(text.stdout.split('\n')[0]).toMatch(/^ID +NAME +SCOPES +CREATED +EXPIRES +LAST USED +REVOKED$/);
+    expect(text.stdout).toMatch(
+      new RegExp(`^${second.id as string}  - +read,write,webhooks,events +\\S+ +- +- +-$`, 'm'),
+    );
     for (const secret of [first.key, second.key, hashed.key_hash]) expect(text.stdout).not.toContain(secret);
 
     const none = await cli('api-key', 'list', '--org', 'No Such Org', '--json');
     expect(onlyJsonObject(none.stdout)).toEqual({ error: { message: expect.any(String), code: 'NOT_FOUND' } });
+  });
+
+  it('creates a key with scopes, a name and an expiry, lists them, and the key can do only what its scopes say', async () => {
+    const before = Date.now();
+    const created = await cli(
+      'api-key',
+      'create',
+      '--org',
+      orgName,
+      '--scopes',
+      'events, read',
+      '--name',
+      'BI export',
+      '--expires-in',
+      '90d',
+      '--json',
+    );
+    expect(created.code).toBe(0);
+    const key = onlyJsonObject(created.stdout) as {
+      id: string;
+      organisationId: string;
+      expiresAt: string;
+      key: string;
+    };
+    expect(key).toMatchObject({ name: 'BI export', scopes: ['read', 'events'] });
+    const ninetyDays = 90 * 86_400_000;
+    expect(Date.parse(key.expiresAt)).toBeGreaterThanOrEqual(before + ninetyDays);
+    expect(Date.parse(key.expiresAt)).toBeLessThanOrEqual(Date.now() + ninetyDays);
+
+    const server = app.getHttpServer();
+    const bearer = `Bearer ${key.key}`;
+    expect((await request(server).get('/api/v1/employees').set('Authorization', bearer)).status).toBe(200);
+    const write = await request(server).post('/api/v1/employees').set('Authorization', bearer).send({});
+    expect(write.status).toBe(403);
+    expect(write.body).toEqual({
+      success: false,
+      error: { code: 'FORBIDDEN', message: 'This API key lacks the "write" scope' },
+    });
+
+    const listed = onlyJsonObject((await cli('api-key', 'list', '--org', key.organisationId, '--json')).stdout) as {
+      apiKeys: Array<{ id: string }>;
+    };
+    expect(listed.apiKeys.find(({ id }) => id === key.id)).toEqual({
+      id: key.id,
+      name: 'BI export',
+      scopes: ['read', 'events'],
+      createdAt: expect.any(String),
+      expiresAt: key.expiresAt,
+      lastUsedAt: expect.any(String),
+      revokedAt: null,
+    });
+
+    for (const [duration, ms] of [
+      ['12h', 12 * 3_600_000],
+      ['30m', 30 * 60_000],
+    ] as const) {
+      const short = onlyJsonObject(
+        (await cli('api-key', 'create', '--org', orgName, '--expires-in', duration, '--json')).stdout,
+      ) as { expiresAt: string };
+      expect(Math.abs(Date.parse(short.expiresAt) - (Date.now() + ms))).toBeLessThan(60_000);
+    }
+  });
+
+  it('refuses an unknown scope, an empty scope list or a malformed duration, creating no key', async () => {
+    const name = `Refused ${Math.random().toString(36).slice(2)}`;
+    await cli('org', 'create', name);
+    const refusals: Array<[string[], string]> = [
+      [['--scopes', 'read,admin'], 'admin'],
+      [['--scopes', ''], 'read, write, webhooks, events'],
+      [['--expires-in', '90'], '90'],
+      [['--expires-in', '0d'], '0d'],
+      [['--expires-in', '-1d'], '-1d'],
+      [['--expires-in', '2w'], '2w'],
+      [['--expires-in', '9999999d'], '9999999d'],
+    ];
+    for (const [options, named] of refusals) {
+      const refused = await cli('api-key', 'create', '--org', name, ...options, '--json');
+      expect(refused.code).toBe(1);
+      expect(onlyJsonObject(refused.stdout)).toEqual({
+        error: { message: expect.stringContaining(named), code: 'VALIDATION_ERROR' },
+      });
+      expect(refused.stderr).toContain(named);
+    }
+    const listed = onlyJsonObject((await cli('api-key', 'list', '--org', name, '--json')).stdout);
+    expect(listed).toEqual({ apiKeys: [] });
   });
 
   it('explains a usage mistake once', async () => {

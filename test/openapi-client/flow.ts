@@ -68,6 +68,11 @@ async function main(): Promise<void> {
   check(typeof (await expectData(api.GET('/openapi.json'), 200)) === 'object', 'the document in JSON');
   check((await expectData(api.GET('/openapi.yaml', { parseAs: 'text' }), 200)).startsWith('openapi: 3.0.3'), 'YAML');
 
+  // The key itself: its scopes, its nullable name and expiry.
+  const me = (await expectData(api.GET('/me'), 200)).data;
+  check(me.apiKey.scopes.includes('write') && me.apiKey.expiresAt !== undefined, 'a key that may write');
+  check(typeof me.organisation.name === 'string', "the key's organisation");
+
   // Skills: the scale is optional (its defaults are not "always present" in the generated types).
   const suffix = randomUUID().slice(0, 8);
   const skill = (await expectData(api.POST('/skills', { body: { name: `TypeScript ${suffix}` } }), 201)).data;

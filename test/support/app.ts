@@ -51,7 +51,7 @@ export interface TestTenant {
 /** A fresh organisation with one key: each test file makes its own, so files never see each other's rows. */
 export async function createTenant(app: NestExpressApplication, name = 'Org'): Promise<TestTenant> {
   const organisation = await app.get(OrganisationsService).create(`${name} ${Math.random().toString(36).slice(2)}`);
-  const created = await app.get(ApiKeysService).create(organisation.id, 'test');
+  const created = await app.get(ApiKeysService).create(organisation.id, { name: 'test' });
   return { organisationId: organisation.id, key: created.key, keyId: created.id, bearer: `Bearer ${created.key}` };
 }
 

@@ -10,6 +10,7 @@ import type {
   TagObject,
 } from '@nestjs/swagger';
 import { getSchemaPath } from '@nestjs/swagger';
+import { requiredScope, SCOPE_RULE_EXTENSION, ScopeRule } from '../../auth/scopes';
 import { ErrorEnvelope } from './envelope.schemas';
 import { SERVICE_SCHEMAS, servicePaths } from './service-paths';
 import {
@@ -34,6 +35,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Skills: "The organisation's skills catalogue and each skill's rating scale.",
   Positions: 'Read only: positions come in through the `positions import` command.',
   Webhooks: 'Endpoints told of changes by signed POSTs, and their delivery log.',
+  Me: 'The organisation and the API key of the request.',
   Events: 'Every event the service emitted, kept EVENT_RETENTION_DAYS (30 by default), paged by cursor.',
   Service: 'Health checks and the description of the API itself; no key needed.',
 };
@@ -43,6 +45,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
  * or field needs nothing of its own (docs/api-decisions.md, "The OpenAPI document"):
  * - paths are relative to the server `/api/v1` (the spec's {base_url}); health checks name the host itself;
  * - every response carries `X-Request-Id` and, under /api/v1, the `X-RateLimit-*` headers;
+ * - an operation that needs a scope (the route's @RequiresScope) says which in its description and lists 403;
  * - every error every route shares is listed: 400 (query, body or header), 401 (with a key), 404 (a path
  *   id), 409 and 422 (`Idempotency-Key`, on every POST), 413 and 415 (a body), 429, 431 (headers too
  *   large), 500, 503 (the database);
@@ -115,9 +118,16 @@ function describeApiOperation(method: Method, operation: OperationObject): void 
   if (method === 'post' && secured)
     operation.parameters = [...parameters, { $ref: '#/components/parameters/IdempotencyKey' }];
 
+  const scope = secured ? scopeOf(method, operation) : null;
+  if (scope !== null) {
+    const requires = `Requires the \`${scope}\` scope.`;
+    operation.description = operation.description ? `${operation.description}\n\n${requires}` : requires;
+  }
+
   const statuses = new Set(Object.keys(operation.responses).map(Number));
   const shared = [
     400,
+    ...(scope !== null ? [403] : []),
     429,
     431,
     500,
@@ -135,6 +145,16 @@ function describeApiOperation(method: Method, operation: OperationObject): void 
         status < 400 ? described(method, status, operation.responses[status]) : errorResponseRef(status),
       ]),
   );
+}
+
+/** The scope a secured operation needs, from its route's @RequiresScope (or @NoScopeRequired). */
+function scopeOf(method: Method, operation: OperationObject): string | null {
+  const extensions = operation as OperationObject & Record<string, unknown>;
+  const rule = extensions[SCOPE_RULE_EXTENSION] as ScopeRule | undefined;
+  if (!rule)
+    throw new Error(`${method.toUpperCase()} ${operation.operationId} needs @RequiresScope or @NoScopeRequired`);
+  delete extensions[SCOPE_RULE_EXTENSION];
+  return requiredScope(rule, method);
 }
 
 /** A success with its headers, and the status's reason phrase where the route gave no description. */

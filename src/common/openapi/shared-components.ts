@@ -92,6 +92,14 @@ export const ERROR_RESPONSES: Record<number, ErrorResponse> = {
     description: 'UNAUTHORIZED: a missing, malformed, unknown or revoked API key.',
     example: 'Missing or invalid API key',
   },
+  403: {
+    name: 'Forbidden',
+    code: ErrorCode.FORBIDDEN,
+    description:
+      'FORBIDDEN: the API key lacks the scope the operation needs (its description names it); answered before the ' +
+      "body is read, and never for another organisation's ids (those are 404).",
+    example: 'This API key lacks the "write" scope',
+  },
   404: {
     name: 'NotFound',
     code: ErrorCode.NOT_FOUND,

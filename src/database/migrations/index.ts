@@ -9,6 +9,7 @@ import { UpdatedSinceIndexes1763763150000 } from './1763763150000-updated-since-
 import { EmployeeCountSlots1763763200000 } from './1763763200000-employee-count-slots';
 import { EmployeeSearch1763763300000 } from './1763763300000-employee-search';
 import { EmployeeSearchUpdatedIndex1763763500000 } from './1763763500000-employee-search-updated-index';
+import { ApiKeyScopes1763763600000 } from './1763763600000-api-key-scopes';
 
 /** Every migration in order; listed rather than globbed so ts-node, Jest and dist load the same set. */
 export const MIGRATIONS = [
@@ -23,4 +24,5 @@ export const MIGRATIONS = [
   EmployeeCountSlots1763763200000,
   EmployeeSearch1763763300000,
   EmployeeSearchUpdatedIndex1763763500000,
+  ApiKeyScopes1763763600000,
 ];

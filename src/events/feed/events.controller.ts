@@ -1,6 +1,7 @@
 import { applyDecorators, Controller, Get, Query } from '@nestjs/common';
 import { ApiExtraModels, ApiOperation, ApiResponse, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import { OrgId } from '../../auth/org-id.decorator';
+import { RequiresScope } from '../../auth/scopes';
 import { ApiErrors } from '../../common/openapi/api-envelope.decorators';
 import { CursorPaginationMeta } from '../../common/pagination';
 import { EventResponse } from './dto/event.response';
@@ -26,6 +27,7 @@ const ApiEventsPage = () =>
   );
 
 @ApiTags('Events')
+@RequiresScope('events')
 @Controller('events')
 export class EventsController {
   constructor(private readonly feed: EventsFeedService) {}
