@@ -28,7 +28,8 @@ COPY --from=build /app/dist ./dist
 RUN mkdir -p /data && chown node:node /data
 USER node
 VOLUME ["/data"]
-EXPOSE 3000
+# 9464: Prometheus /metrics when METRICS_PORT=9464 (compose and the Kubernetes manifests set it).
+EXPOSE 3000 9464
 # bash's /dev/tcp instead of a second Node process every 15 s: one request to /health/ready.
 HEALTHCHECK --interval=15s --timeout=3s --start-period=30s --retries=3 \
   CMD ["bash", "-c", "exec 3<>/dev/tcp/127.0.0.1/${PORT:-3000} && printf 'GET /health/ready HTTP/1.0\\r\\n\\r\\n' >&3 && read -r status <&3 && [[ $status == 'HTTP/1.1 200 '* ]]"]

@@ -16,6 +16,7 @@ import { EventsModule } from './events/events.module';
 import { EventsFeedModule } from './events/feed/events-feed.module';
 import { HealthModule } from './health/health.module';
 import { IdempotencyModule } from './idempotency/idempotency.module';
+import { MetricsModule } from './metrics/metrics.module';
 import { PositionsModule } from './positions/positions.module';
 import { RateLimitGuard } from './rate-limit/rate-limit.guard';
 import { RateLimitModule } from './rate-limit/rate-limit.module';
@@ -60,6 +61,7 @@ export class AppModule {
           }),
         ),
         DatabaseModule,
+        MetricsModule,
         EventEmitterModule.forRoot(),
         EventsModule,
         AuthModule,

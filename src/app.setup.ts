@@ -12,6 +12,7 @@ import { createValidationPipe } from './common/validation';
 import { APP_CONFIG, AppConfig } from './config/config';
 import { Readiness } from './health/readiness';
 import { IdempotencyInterceptor } from './idempotency/idempotency.interceptor';
+import { Metrics } from './metrics/metrics';
 import { API_PREFIX, setupOpenApi } from './openapi';
 
 /** Everything around the routes, shared by the server and the e2e tests so both run the same pipeline. */
@@ -22,7 +23,8 @@ export function configureApp(app: NestExpressApplication): INestApplication {
   app.set('etag', false);
   app.disable('x-powered-by');
   const readiness = app.get(Readiness);
-  app.use(requestLog(createPinoLogger(config), () => readiness.isStopping));
+  const metrics = config.metricsPort === 0 ? undefined : app.get(Metrics);
+  app.use(requestLog(createPinoLogger(config), () => readiness.isStopping, metrics));
   app.use(helmet({ contentSecurityPolicy: false, crossOriginEmbedderPolicy: false, xPoweredBy: false }));
   configureHttpServer(app.getHttpServer(), config.httpKeepAliveTimeoutMs);
   // Bodies are read by RequestInputGuard, after the rate limit and the key.

@@ -1,10 +1,13 @@
+// First: with OTEL_EXPORTER_OTLP_ENDPOINT set, the SDK must patch http, express and pg before they load.
+import './tracing/tracing';
 import { createServer } from 'node:net';
 import { Logger } from '@nestjs/common';
 import { createApp } from './app.factory';
 import { ensureFirstStartKey } from './auth/first-start';
 import { startupFailureLogger } from './common/logging';
-import { AppConfig, ConfigError, loadConfig } from './config/config';
+import { AppConfig, ConfigError, loadConfig, unbindablePortError } from './config/config';
 import { EmbeddedDatabaseInUseError } from './database/embedded-lock';
+import { MetricsServer } from './metrics/metrics-server';
 import { openRuntime } from './runtime';
 import { exitGracefullyOnSignals, exitWorkerGracefullyOnSignals } from './shutdown';
 
@@ -16,10 +19,12 @@ async function main(): Promise<void> {
 
 /** The HTTP API; DISPATCH_MODE=api also sends webhook deliveries and prunes, off leaves that to workers. */
 async function serve(config: AppConfig): Promise<void> {
-  await assertPortFree(config.port);
+  await assertPortFree('PORT', config.port);
+  await assertPortFree('METRICS_PORT', config.metricsPort);
   const runtime = await openRuntime(config);
   const app = await createApp(runtime, [], { dispatch: true });
   exitGracefullyOnSignals(app, runtime);
+  await app.get(MetricsServer).start();
   await app.listen(config.port);
   const port = Number(new URL(await app.getUrl()).port);
   if (runtime.embedded) await ensureFirstStartKey(app, port);
@@ -28,24 +33,22 @@ async function serve(config: AppConfig): Promise<void> {
 
 /** DISPATCH_MODE=worker: sends webhook deliveries and prunes, with no HTTP listener (so no port, no PORT check). */
 async function dispatch(config: AppConfig): Promise<void> {
+  await assertPortFree('METRICS_PORT', config.metricsPort);
   const runtime = await openRuntime(config);
   const app = await createApp(runtime, [], { dispatch: true });
   exitWorkerGracefullyOnSignals(app, runtime);
   await app.init();
+  await app.get(MetricsServer).start();
   app.flushLogs(); // what Nest buffered until its logger was set, which listen() prints in the API
   new Logger('Main').log('Dispatching webhook deliveries with no HTTP listener (DISPATCH_MODE=worker)');
 }
 
 /** A port in use is reported in one line before anything is made (the embedded database included). */
-async function assertPortFree(port: number): Promise<void> {
+async function assertPortFree(variable: 'PORT' | 'METRICS_PORT', port: number): Promise<void> {
   if (port === 0) return;
   await new Promise<void>((resolve, reject) => {
     const probe = createServer();
-    probe.once('error', (error: NodeJS.ErrnoException) =>
-      reject(
-        error.code === 'EADDRINUSE' ? new ConfigError('PORT', `${port} is already in use by another process`) : error,
-      ),
-    );
+    probe.once('error', (error: NodeJS.ErrnoException) => reject(unbindablePortError(variable, port, error)));
     probe.listen(port, () => probe.close(() => resolve()));
   });
 }

@@ -26,7 +26,8 @@ export async function openRuntime(config: AppConfig): Promise<Runtime> {
       databaseUrl: config.databaseUrl,
       poolSize: POSTGRES_POOL_SIZE,
       embedded: false,
-      appliedMigrations: await migrate(config.databaseUrl),
+      // The migration lock is a session's: not through a transaction pooler.
+      appliedMigrations: await migrate(config.databaseDirectUrl ?? config.databaseUrl),
       close: async () => undefined,
     };
   }

@@ -5,6 +5,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { idleConnectionSweep } from './common/http-server';
 import { Readiness } from './health/readiness';
 import type { Runtime } from './runtime';
+import { flushTraces } from './tracing/trace-context';
 
 /** How often a draining server looks for idle connections: one idle at two sweeps in a row is closed. */
 const IDLE_SWEEP_MS = 100;
@@ -71,6 +72,7 @@ async function exit(
   } catch (error) {
     logger.error(`Shutdown did not finish cleanly: ${(error as Error).message}`);
   }
+  await flushTraces();
   process.exit(0);
 }
 

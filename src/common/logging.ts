@@ -66,7 +66,7 @@ function prettyStream() {
     sync: true,
     colorize: Boolean(process.stdout.isTTY),
     translateTime: 'SYS:HH:MM:ss.l',
-    ignore: 'pid,hostname,context,req,res,responseTime',
+    ignore: 'pid,hostname,context,req,res,responseTime,traceId',
     messageFormat: '{if context}[{context}] {end}{msg}{if req.id} (request {req.id}){end}',
   });
 }

@@ -9,6 +9,13 @@ export interface AppConfig {
   dispatchMode: DispatchMode;
   /** Unset: the embedded database in dataDir. */
   databaseUrl?: string;
+  /**
+   * A connection that is a session of its own (not through a transaction pooler such as PgBouncer), for what
+   * needs one: the workers' LISTEN and the migration lock. Unset: databaseUrl.
+   */
+  databaseDirectUrl?: string;
+  /** Where Prometheus scrapes /metrics; 0: no metrics listener. */
+  metricsPort: number;
   dataDir: string;
   redisUrl?: string;
   rateLimitPerMinute: number;
@@ -59,6 +66,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     /^postgres(ql)?:\/\/.+/,
     'must be a postgres:// or postgresql:// URL',
   );
+  const databaseDirectUrl = matching(
+    read,
+    'DATABASE_DIRECT_URL',
+    /^postgres(ql)?:\/\/.+/,
+    'must be a postgres:// or postgresql:// URL',
+  );
+  if (databaseDirectUrl && !databaseUrl) throw new ConfigError('DATABASE_DIRECT_URL', 'needs DATABASE_URL');
   const secretText = read('WEBHOOK_SECRET_KEY');
   const webhookSecretKey = secretText === undefined ? undefined : decodeSecretKey(secretText);
   if (secretText !== undefined && !webhookSecretKey) {
@@ -84,10 +98,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     throw new ConfigError('LOG_FORMAT', 'must be json or pretty');
   }
 
+  const port = integer(read, 'PORT', 3000, 0, 65535);
+  const metricsPort = integer(read, 'METRICS_PORT', 0, 0, 65535);
+  if (metricsPort !== 0 && metricsPort === port) throw new ConfigError('METRICS_PORT', 'must differ from PORT');
+
   return {
-    port: integer(read, 'PORT', 3000, 0, 65535),
+    port,
     dispatchMode,
     databaseUrl,
+    databaseDirectUrl,
+    metricsPort,
     dataDir: read('DATA_DIR') ?? './data',
     redisUrl: matching(read, 'REDIS_URL', /^rediss?:\/\/.+/, 'must be a redis:// or rediss:// URL'),
     rateLimitPerMinute: integer(read, 'RATE_LIMIT_PER_MINUTE', 1000, 1),
@@ -105,6 +125,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     httpKeepAliveTimeoutMs: integer(read, 'HTTP_KEEP_ALIVE_TIMEOUT_MS', 65000, 1),
     logFormat,
   };
+}
+
+/** A listening port this process cannot have, as one line naming its variable (other errors as they are). */
+export function unbindablePortError(variable: string, port: number, error: NodeJS.ErrnoException): Error {
+  if (error.code === 'EADDRINUSE') return new ConfigError(variable, `${port} is already in use by another process`);
+  if (error.code === 'EACCES') return new ConfigError(variable, `${port} may not be bound by this process`);
+  return error;
 }
 
 /** 32 bytes as 64 hex characters or as base64; anything else is undefined. */

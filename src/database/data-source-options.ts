@@ -1,4 +1,5 @@
 import type { DataSourceOptions } from 'typeorm';
+import { DiscardingClient } from './discarding-client';
 import { ENTITIES } from './entities';
 import { MIGRATIONS } from './migrations';
 
@@ -14,8 +15,11 @@ export interface DatabaseTimeouts {
  */
 export const TRANSACTION_LIMIT_MS = 30_000;
 
-/** A frozen or unreachable server cannot cancel its own statements: the client gives up this much later. */
-const CLIENT_QUERY_TIMEOUT_MARGIN_MS = 1000;
+/**
+ * A frozen or unreachable server cannot cancel its own statements: the client gives up this much later, so a
+ * request in flight still answers within DATABASE_STATEMENT_TIMEOUT_MS + 1 s.
+ */
+const CLIENT_QUERY_TIMEOUT_MARGIN_MS = 500;
 
 /**
  * One definition of the connection, shared by the app, the CLI, ormconfig.ts and the tests. Without
@@ -38,6 +42,8 @@ export function createDataSourceOptions(url: string, poolSize = 10, timeouts?: D
         connectionTimeoutMillis: timeouts.connectMs,
         statement_timeout: Math.min(timeouts.statementMs, TRANSACTION_LIMIT_MS),
         query_timeout: Math.min(timeouts.statementMs, TRANSACTION_LIMIT_MS) + CLIENT_QUERY_TIMEOUT_MARGIN_MS,
+        // A connection whose query timed out is closed, not handed to the next query (pg-pool's Client option).
+        Client: DiscardingClient,
       }),
     },
   };

@@ -11,6 +11,7 @@ import {
 import { AuthenticatedRequest, RequestAuthenticator } from '../auth/request-authenticator';
 import { RateLimitedError } from '../common/errors';
 import { isDatabaseUnavailable } from '../database/database-unavailable';
+import { Metrics } from '../metrics/metrics';
 
 /**
  * Throttler's guard, counting per API key, or per client address when the request has no valid key; it
@@ -24,6 +25,7 @@ export class RateLimitGuard extends ThrottlerGuard {
     @InjectThrottlerStorage() storage: ThrottlerStorage,
     reflector: Reflector,
     private readonly authenticator: RequestAuthenticator,
+    private readonly metrics: Metrics,
   ) {
     super(options, storage, reflector);
   }
@@ -41,6 +43,7 @@ export class RateLimitGuard extends ThrottlerGuard {
     context: ExecutionContext,
     { limit, timeToExpire }: ThrottlerLimitDetail,
   ): Promise<void> {
+    this.metrics.rateLimited();
     const { res } = this.getRequestResponse(context);
     this.setResponseHeader(res, `${this.headerPrefix}-Limit`, limit);
     this.setResponseHeader(res, `${this.headerPrefix}-Remaining`, 0);

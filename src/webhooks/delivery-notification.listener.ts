@@ -15,8 +15,9 @@ const LAST_RETRY_MS = 30_000;
 
 /**
  * A worker's LISTEN, on a connection of its own: a pooled one goes back to others after each use. Each
- * notification nudges the dispatcher, whose poll stays the fallback: a transaction pooler (PgBouncer in
- * transaction mode) cannot hold a LISTEN, and there the poll interval bounds how late a delivery goes. A lost
+ * notification nudges the dispatcher, whose poll stays the fallback. A transaction pooler (PgBouncer in
+ * transaction mode) cannot hold a LISTEN, so it uses DATABASE_DIRECT_URL when set; without it, behind such a
+ * pooler, the poll interval bounds how late a delivery goes. A lost
  * connection is made again after a pause that grows; once listening again, the dispatcher is nudged for
  * whatever was announced meanwhile.
  */
@@ -51,8 +52,8 @@ export class DeliveryNotificationListener implements BeforeApplicationShutdown {
   private async connect(): Promise<void> {
     if (!this.started) return;
     const client = new Client({
-      // loadConfig allows DISPATCH_MODE=worker only with DATABASE_URL.
-      connectionString: this.config.databaseUrl,
+      // loadConfig allows DISPATCH_MODE=worker only with DATABASE_URL; a LISTEN needs a session of its own.
+      connectionString: this.config.databaseDirectUrl ?? this.config.databaseUrl,
       connectionTimeoutMillis: this.config.databaseTimeoutMs,
       keepAlive: true,
       application_name: 'webhook-delivery-listener',

@@ -1,6 +1,7 @@
 import { AsyncResource } from 'node:async_hooks';
 import { BeforeApplicationShutdown, Inject, Injectable, Logger } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../config/config';
+import { Metrics } from '../metrics/metrics';
 import { ClaimedDelivery, SettledDelivery, WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 import { WebhookSecrets } from './webhook-secrets';
 import { SendResult, WebhookSender } from './webhook-sender';
@@ -65,6 +66,7 @@ export class WebhookDispatcher implements BeforeApplicationShutdown {
     private readonly sender: WebhookSender,
     private readonly secrets: WebhookSecrets,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly metrics: Metrics,
   ) {
     this.outcomes = new OutcomeBatch((batch) => this.deliveries.settleMany(batch));
   }
@@ -162,6 +164,7 @@ export class WebhookDispatcher implements BeforeApplicationShutdown {
     } catch (error) {
       result = { outcome: 'failed', statusCode: null, error: `not sent: ${(error as Error).message}`, durationMs: 0 };
     }
+    this.metrics.deliveryFinished(result.outcome, result.durationMs);
     try {
       await this.outcomes.add({ id: delivery.id, result, at: new Date() });
     } catch (error) {

@@ -100,3 +100,65 @@ describe('a statement past DATABASE_STATEMENT_TIMEOUT_MS answers 503', () => {
     }
   });
 });
+
+describe('requests in flight when the database freezes', () => {
+  const STATEMENT_MS = 1500;
+  const CONNECT_MS = 500;
+  const FREEZE_MS = 6000;
+  let proxy: TcpProxy;
+  let app: NestExpressApplication;
+  let tenant: TestTenant;
+
+  beforeAll(async () => {
+    proxy = await TcpProxy.forUrl(databaseUrl()).start();
+    app = await createTestApp({
+      databaseUrl: proxy.urlFor(databaseUrl()),
+      databaseTimeoutMs: CONNECT_MS,
+      databaseStatementTimeoutMs: STATEMENT_MS,
+    });
+    tenant = await createTenant(app);
+  });
+  afterAll(async () => {
+    proxy.thaw();
+    await app.close();
+    await proxy.stop();
+  });
+
+  const timed = async (request: PromiseLike<Response>) => {
+    const started = Date.now();
+    const response = await request;
+    return { status: response.status, ms: Date.now() - started, response };
+  };
+
+  it('answer 503 within DATABASE_STATEMENT_TIMEOUT_MS + 1 s; their connections are discarded, and it heals', async () => {
+    const employee = await createEmployee(app, tenant);
+    const read = () => checkedRequest(app).get(`/api/v1/employees/${employee.id}`).set('Authorization', tenant.bearer);
+    const write = (n: number) => {
+      const id = `freeze-${n}-${Date.now()}`;
+      return checkedRequest(app)
+        .post('/api/v1/employees')
+        .set('Authorization', tenant.bearer)
+        .send({ personnelNumber: id, firstName: 'F', lastName: 'Z', businessEmail: `${id}@example.com` });
+    };
+    // Every pooled connection open (the test pool has 4), so requests in flight hold connections, not waits.
+    await Promise.all([read(), read(), write(0), write(1)]);
+    const inFlight = [timed(read()), timed(write(2)), timed(read()), timed(write(3))];
+    await new Promise((resolve) => setTimeout(resolve, 3));
+    proxy.freeze();
+    const thawing = new Promise((resolve) => setTimeout(resolve, FREEZE_MS)).then(() => proxy.thaw());
+    const results = await Promise.all(inFlight);
+    expect(results.filter(({ status }) => status === 503).length).toBeGreaterThan(0);
+    for (const { status, ms, response } of results) {
+      expect(ms).toBeLessThan(STATEMENT_MS + 1000);
+      if (status !== 200 && status !== 201) expectUnavailable(response);
+    }
+    // Still frozen: a new request gets a new connection, which cannot connect, rather than a timed-out one.
+    const late = await timed(read());
+    expectUnavailable(late.response);
+    expect(late.ms).toBeLessThan(CONNECT_MS + 1000);
+
+    await thawing;
+    await read().expect(200);
+    expect((await timed(write(9))).status).toBe(201);
+  }, 30_000);
+});

@@ -15,6 +15,8 @@ export function testConfig(overrides: Partial<AppConfig> = {}): AppConfig {
   return {
     ...loadConfig({
       DATABASE_URL: databaseUrl,
+      // Set when the run goes through PgBouncer: LISTEN and the migration lock bypass it.
+      DATABASE_DIRECT_URL: process.env.TEST_DATABASE_DIRECT_URL,
       WEBHOOK_SECRET_KEY: TEST_WEBHOOK_SECRET_KEY,
       LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent',
       // High enough that no test meets it unless it means to.

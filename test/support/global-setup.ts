@@ -8,15 +8,17 @@ import { DataSource } from 'typeorm';
 import { createDataSourceOptions } from '../../src/database/data-source-options';
 import { startEmbeddedDatabase } from '../../src/database/embedded-database';
 import { buildForTests } from './build';
+import { PgBouncer, pgbouncerBinary, startPgBouncer } from './pgbouncer';
 import { has, REQUIREMENTS_ENV } from './requirements';
 import { shareTestCertificate } from './tls';
 import { startTransactionPooler } from './transaction-pooler';
-import { BASE_DATABASE_ENV, workerDatabaseUrl } from './worker-database';
+import { BASE_DATABASE_ENV, BASE_DIRECT_DATABASE_ENV, workerDatabaseUrl } from './worker-database';
 
 interface RunState {
   embeddedTestDatabase?: { close(): Promise<void> };
   ownTestDatabase?: string;
   workerDatabases?: string[];
+  pgbouncer?: PgBouncer;
 }
 
 /**
@@ -66,6 +68,19 @@ export default async function globalSetup(globalConfig: Config): Promise<void> {
       run.workerDatabases.push(await copyDatabase(url, workerDatabaseUrl(url, String(worker))));
     }
     process.env[BASE_DATABASE_ENV] = url;
+    if (pgbouncerBinary()) process.env[REQUIREMENTS_ENV.pgbouncer] = 'true';
+    if (process.env.TEST_PGBOUNCER === 'true') {
+      // Every app and server of the run reaches the database through PgBouncer in transaction mode, as
+      // production may; what needs a session (LISTEN, the migration lock) gets the direct URL.
+      run.pgbouncer = await startPgBouncer(url);
+      process.env[BASE_DIRECT_DATABASE_ENV] = url;
+      process.env[BASE_DATABASE_ENV] = run.pgbouncer.url(url);
+      process.env.TEST_DATABASE_DIRECT_URL = url;
+      url = run.pgbouncer.url(url);
+      process.env.TEST_DATABASE_URL = url;
+    }
+  } else if (process.env.TEST_PGBOUNCER === 'true') {
+    throw new Error('TEST_PGBOUNCER=true needs a PostgreSQL server (TEST_DATABASE_URL or one at 127.0.0.1:5432)');
   }
   shareTestCertificate();
   process.env.TEST_BUILD_DIR = buildForTests();

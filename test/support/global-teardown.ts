@@ -6,7 +6,9 @@ export default async function globalTeardown(): Promise<void> {
     embeddedTestDatabase?: { close(): Promise<void> };
     ownTestDatabase?: string;
     workerDatabases?: string[];
+    pgbouncer?: { stop(): Promise<void> };
   };
+  await run.pgbouncer?.stop();
   await run.embeddedTestDatabase?.close();
   for (const url of run.workerDatabases ?? []) await recreateDatabase(url, true);
   if (run.ownTestDatabase) await recreateDatabase(run.ownTestDatabase, true);

@@ -3,7 +3,11 @@
  * test that needs what is absent is skipped, with the reason printed and in its name. CI has both,
  * so there every test runs.
  */
-export const REQUIREMENTS_ENV = { postgres: 'TEST_HAS_POSTGRES', redis: 'TEST_HAS_REDIS' } as const;
+export const REQUIREMENTS_ENV = {
+  postgres: 'TEST_HAS_POSTGRES',
+  redis: 'TEST_HAS_REDIS',
+  pgbouncer: 'TEST_HAS_PGBOUNCER',
+} as const;
 
 type Requirement = keyof typeof REQUIREMENTS_ENV;
 
@@ -11,6 +15,7 @@ const MISSING: Record<Requirement, string> = {
   postgres:
     'needs a PostgreSQL server (TEST_DATABASE_URL, or one at 127.0.0.1:5432); the run uses the embedded database',
   redis: 'needs Redis (REDIS_URL, or one at 127.0.0.1:6379)',
+  pgbouncer: 'needs pgbouncer (the Debian package; .ci/run installs it) and a PostgreSQL server',
 };
 
 export function has(requirement: Requirement): boolean {
@@ -42,5 +47,6 @@ function itIf(requirement: Requirement) {
 
 export const describeIfPostgres = describeIf('postgres');
 export const describeIfRedis = describeIf('redis');
+export const describeIfPgBouncer = describeIf('pgbouncer');
 export const itIfPostgres = itIf('postgres');
 export const itIfRedis = itIf('redis');

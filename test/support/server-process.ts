@@ -53,6 +53,9 @@ async function startMain(
   isReady: (stdout: string) => boolean | Promise<boolean>,
 ): Promise<ServerProcess> {
   const { cwd = ROOT, timeoutMs = 45_000 } = options;
+  // A run through PgBouncer (TEST_PGBOUNCER=true): a server on the test database gets its direct URL too.
+  const direct = process.env.TEST_DATABASE_DIRECT_URL;
+  if (direct && env.DATABASE_URL === process.env.TEST_DATABASE_URL) env = { DATABASE_DIRECT_URL: direct, ...env };
   const child = spawn(process.execPath, [join(testBuildDir(), 'main.js')], {
     cwd,
     env: { PATH: process.env.PATH, LOG_LEVEL: 'info', ...env, PORT: String(port) },

@@ -1,5 +1,7 @@
 /** Set in the workers' environment: the run's migrated database, which each worker's copy is made from. */
 export const BASE_DATABASE_ENV = 'TEST_BASE_DATABASE_URL';
+/** Set when the run goes through PgBouncer (TEST_PGBOUNCER=true): the same database, reached directly. */
+export const BASE_DIRECT_DATABASE_ENV = 'TEST_BASE_DIRECT_DATABASE_URL';
 
 /**
  * The database of one Jest worker: a copy of the run's, so that files running at the same moment never share
@@ -15,5 +17,8 @@ export function workerDatabaseUrl(baseUrl: string, workerId: string): string {
 /** Points this worker at its own copy of the run's database; a no-op on the embedded database (one session). */
 export function useWorkerDatabase(): void {
   const base = process.env[BASE_DATABASE_ENV];
-  if (base) process.env.TEST_DATABASE_URL = workerDatabaseUrl(base, process.env.JEST_WORKER_ID ?? '1');
+  const worker = process.env.JEST_WORKER_ID ?? '1';
+  if (base) process.env.TEST_DATABASE_URL = workerDatabaseUrl(base, worker);
+  const direct = process.env[BASE_DIRECT_DATABASE_ENV];
+  if (direct) process.env.TEST_DATABASE_DIRECT_URL = workerDatabaseUrl(direct, worker);
 }

@@ -1,0 +1,145 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { Pool } from 'pg';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { DataSource } from 'typeorm';
+import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
+import type { RequestObserver } from '../common/request-log';
+import { APP_CONFIG, AppConfig } from '../config/config';
+import { MetricsRepository, UndeliveredEvents } from './metrics.repository';
+
+/** OpenTelemetry's advice for http.server.request.duration, in seconds. */
+const HTTP_DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10];
+
+/** A scrape reads the outbox at most this often, so several Prometheus replicas don't load the database. */
+const UNDELIVERED_CACHE_MS = 5000;
+
+export type DeliveryOutcomeLabel = 'delivered' | 'failed' | 'refused';
+
+/**
+ * The process's Prometheus series (decisions.md "Operations", docs/operations.md), named by the
+ * OpenTelemetry semantic conventions as Prometheus exports them. No label ever holds an organisation, a key
+ * or a raw path: routes are templates. Gauges that cost a lookup (pool, outbox) are read on scrape only.
+ */
+@Injectable()
+export class Metrics implements RequestObserver {
+  readonly registry = new Registry();
+  private readonly logger = new Logger(Metrics.name);
+  private readonly httpDuration = new Histogram({
+    name: 'http_server_request_duration_seconds',
+    help: 'Duration of HTTP server requests, by method, route template and status code',
+    labelNames: ['method', 'route', 'status_code'] as const,
+    buckets: HTTP_DURATION_BUCKETS,
+    registers: [this.registry],
+  });
+  /** One child per label combination, found by one string key instead of prom-client's per-call label hashing. */
+  private readonly httpChildren = new Map<string, { observe(seconds: number): void }>();
+  private readonly deliveries = new Counter({
+    name: 'webhook_deliveries_total',
+    help: 'Webhook delivery attempts finished, by outcome (delivered, failed, refused)',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+  private readonly deliveryDuration = new Histogram({
+    name: 'webhook_delivery_duration_seconds',
+    help: 'Duration of webhook delivery attempts, by outcome',
+    labelNames: ['outcome'] as const,
+    buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+    registers: [this.registry],
+  });
+  private readonly rateLimitRejections = new Counter({
+    name: 'rate_limit_rejections_total',
+    help: 'Requests refused with 429 by the rate limit',
+    registers: [this.registry],
+  });
+  private undelivered?: { at: number; value: Promise<UndeliveredEvents> };
+
+  constructor(
+    @Inject(APP_CONFIG) config: AppConfig,
+    @InjectDataSource() dataSource: DataSource,
+    private readonly repository: MetricsRepository,
+  ) {
+    // Only a process that is scraped pays for the event-loop monitor and the other process series.
+    if (config.metricsPort !== 0) collectDefaultMetrics({ register: this.registry });
+    this.poolGauges((dataSource.driver as PostgresDriver).master as Pool);
+    this.outboxGauges();
+  }
+
+  /** One observation per request, from the access-log middleware. */
+  observeRequest(method: string, route: string, statusCode: number, seconds: number): void {
+    const key = `${method} ${statusCode} ${route}`;
+    let child = this.httpChildren.get(key);
+    if (!child) {
+      child = this.httpDuration.labels({ method, route, status_code: statusCode });
+      this.httpChildren.set(key, child);
+    }
+    child.observe(seconds);
+  }
+
+  deliveryFinished(outcome: DeliveryOutcomeLabel, durationMs: number): void {
+    this.deliveries.inc({ outcome });
+    this.deliveryDuration.observe({ outcome }, durationMs / 1000);
+  }
+
+  rateLimited(): void {
+    this.rateLimitRejections.inc();
+  }
+
+  private poolGauges(pool: Pool): void {
+    new Gauge({
+      name: 'db_client_connection_count',
+      help: 'Connections of the database pool, by state (used, idle)',
+      labelNames: ['state'] as const,
+      registers: [this.registry],
+      collect() {
+        this.set({ state: 'used' }, pool.totalCount - pool.idleCount);
+        this.set({ state: 'idle' }, pool.idleCount);
+      },
+    });
+    new Gauge({
+      name: 'db_client_connection_pending_requests',
+      help: 'Requests waiting for a connection of the database pool',
+      registers: [this.registry],
+      collect() {
+        this.set(pool.waitingCount);
+      },
+    });
+  }
+
+  private outboxGauges(): void {
+    const read = () => this.undeliveredEvents();
+    new Gauge({
+      name: 'webhook_undelivered_events',
+      help: 'Events with at least one webhook delivery not yet sent',
+      registers: [this.registry],
+      async collect() {
+        const value = await read();
+        if (value) this.set(value.count);
+      },
+    });
+    new Gauge({
+      name: 'webhook_oldest_undelivered_event_age_seconds',
+      help: 'Age of the oldest webhook delivery not yet sent (0: none)',
+      registers: [this.registry],
+      async collect() {
+        const value = await read();
+        if (value) this.set(value.oldestAgeSeconds);
+      },
+    });
+  }
+
+  /** Cached for a few seconds; undefined (the gauge keeps its last value) while the database cannot answer. */
+  private async undeliveredEvents(): Promise<UndeliveredEvents | undefined> {
+    const now = Date.now();
+    if (!this.undelivered || now - this.undelivered.at > UNDELIVERED_CACHE_MS) {
+      this.undelivered = { at: now, value: this.repository.undeliveredEvents() };
+    }
+    try {
+      return await this.undelivered.value;
+    } catch (error) {
+      this.undelivered = undefined;
+      this.logger.warn(`Reading undelivered webhook events for metrics failed: ${(error as Error).message}`);
+      return undefined;
+    }
+  }
+}
