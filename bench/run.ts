@@ -651,6 +651,9 @@ function evaluateTargets(rows: Row[], webhooks: WebhookRow[]): Target[] {
     { connections: 10, overall: true },
   );
   p99('GET employees updatedSince, pages 1-100', 50, 10);
+  // Issue 24: skills-based search on the organisation with ~10 rated skills per employee.
+  p99('GET position candidates, page 1', 150, 10);
+  p99('GET skill employees minScore=3, page 1', 150, 10);
   const sustained = webhooks.filter((row) => row.measure.startsWith('sustained'));
   const best = Math.max(0, ...webhooks.map((row) => row.deliveriesPerSecond));
   if (webhooks.length > 0) {

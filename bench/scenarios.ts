@@ -161,6 +161,22 @@ export const SCENARIOS: Scenario[] = [
     ),
   },
   {
+    name: 'GET position candidates, page 1',
+    // Issue 24: the 100,000 employees of the organisation with 10 rated skills each, ranked for one of its positions.
+    requests: byTarget(
+      (target) => `/positions/${target.id}/candidates?limit=20`,
+      (sample) => sample.positions.filter((target) => target.authorization === sample.rated.authorization),
+    ),
+  },
+  {
+    name: 'GET skill employees minScore=3, page 1',
+    // Issue 24: ~3,300 holders per skill in that organisation, about half of them with a latest score ≥ 3.
+    requests: (sample) => {
+      const skill = rotate(sample.rated.skillIds);
+      return () => get(`/skills/${skill()}/employees?minScore=3&limit=20`, sample.rated.authorization);
+    },
+  },
+  {
     name: 'GET /events page',
     // A reader catching up: 20 events after a cursor somewhere in its organisation's 20,000.
     requests: byTarget(

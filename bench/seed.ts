@@ -1,6 +1,7 @@
 /**
  * Seeds the benchmark database at scale, in SQL (generate_series), in a few minutes:
- * 10 organisations × 100,000 employees, 300 skills each, ~3 person skills and ~5 ratings per employee,
+ * 10 organisations × 100,000 employees, 300 skills each, ~3 person skills and ~5 ratings per employee (the first
+ * organisation, the one the search scenarios use: 10 person skills and ~17 ratings per employee),
  * 1,000 positions per organisation (5 required skills, 3 candidates each), one API key per organisation,
  * two webhook endpoints on the first one, and 20,000 events per organisation (those of the first one delivered
  * to its endpoints). Safe to re-run: a finished seed is kept (`--reset` rebuilds it); missing events are added.
@@ -126,8 +127,9 @@ async function seedData(client: Client): Promise<void> {
   await timed(`organisations (${ORGANISATIONS})`, () => insertOrganisations(client));
   await timed(`skills (${ORGANISATIONS * SKILLS_PER_ORGANISATION})`, () => insertSkills(client));
   await timed(`employees (${ORGANISATIONS * EMPLOYEES_PER_ORGANISATION})`, () => insertEmployees(client));
-  await timed('person_skills (1 to 5 per employee)', () => insertPersonSkills(client));
+  await timed('person_skills (1 to 5 per employee, 10 in the first organisation)', () => insertPersonSkills(client));
   await timed('ratings (1 or 2 per person skill)', () => insertRatings(client));
+  await timed('latest rating of each person skill', () => fillLatestRatings(client));
   await timed(`rebuild ${indexes.length} indexes (two connections)`, () => rebuildIndexes(indexes));
   await timed(`positions (${ORGANISATIONS * POSITIONS_PER_ORGANISATION}), required skills, replacements`, () =>
     insertPositions(client),
@@ -274,14 +276,18 @@ async function insertEmployees(client: Client): Promise<void> {
   );
 }
 
-/** Employee i has 1 + i % 5 skills (3 on average), skill numbers (7i + 37j) % 300, distinct for j < 5. */
+/**
+ * Employee i has 1 + i % 5 skills (3 on average), or 10 in the first organisation (what ranking its 100,000
+ * employees against a position's skills is measured on), skill numbers (7i + 37j) % 300, distinct for j < 10.
+ */
 async function insertPersonSkills(client: Client): Promise<void> {
   await client.query(
     `INSERT INTO person_skills (id, organisation_id, employee_id, skill_id, created_at)
      SELECT pg_temp.uuid_v7(at), e.organisation_id, e.id, s.id, at
        FROM employees e
+       JOIN bench_orgs o ON o.id = e.organisation_id
        CROSS JOIN LATERAL (SELECT substr(e.personnel_number, 2)::int AS i) n
-       CROSS JOIN LATERAL generate_series(0, n.i % 5) j
+       CROSS JOIN LATERAL generate_series(0, CASE WHEN o.ix = 0 THEN 9 ELSE n.i % 5 END) j
        CROSS JOIN LATERAL (SELECT e.created_at + (j + 1) * interval '1 day' AS at) t
        JOIN bench_skills s ON s.organisation_id = e.organisation_id AND s.ord = (n.i * 7 + j * 37) % $1`,
     [SKILLS_PER_ORGANISATION],
@@ -300,6 +306,21 @@ async function insertRatings(client: Client): Promise<void> {
        CROSS JOIN LATERAL (SELECT uuid_send(ps.id) AS bytes) b
        CROSS JOIN LATERAL generate_series(1, CASE WHEN get_byte(b.bytes, 15) % 3 = 0 THEN 1 ELSE 2 END) r
        CROSS JOIN LATERAL (SELECT ps.created_at + (r - 1) * interval '30 days' AS at) t`,
+  );
+}
+
+/**
+ * The bulk load ran with triggers off, so the latest rating each person skill keeps (migration 1763763800000)
+ * is filled here as that migration's backfill does, before the indexes are built again.
+ */
+async function fillLatestRatings(client: Client): Promise<void> {
+  await client.query(
+    `UPDATE person_skills ps
+        SET latest_rating_id = latest.id, latest_score = latest.score, latest_rated_at = latest.created_at
+       FROM (SELECT DISTINCT ON (person_skill_id) person_skill_id, id, score, created_at
+               FROM ratings
+              ORDER BY person_skill_id, created_at DESC, id DESC) latest
+      WHERE ps.id = latest.person_skill_id`,
   );
 }
 

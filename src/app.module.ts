@@ -12,6 +12,7 @@ import { ConfigModule } from './config/config.module';
 import { createDataSourceOptions } from './database/data-source-options';
 import { DatabaseModule } from './database/database.module';
 import { EmployeesModule } from './employees/employees.module';
+import { ENTITIES } from './entities';
 import { EventsModule } from './events/events.module';
 import { EventsFeedModule } from './events/feed/events-feed.module';
 import { HealthModule } from './health/health.module';
@@ -54,12 +55,13 @@ export class AppModule {
       imports: [
         ConfigModule.forRoot(config),
         LoggerModule.forRoot(loggerParams(config)),
-        TypeOrmModule.forRoot(
-          createDataSourceOptions(databaseUrl, poolSize, {
+        TypeOrmModule.forRoot({
+          ...createDataSourceOptions(databaseUrl, poolSize, {
             connectMs: config.databaseTimeoutMs,
             statementMs: config.databaseStatementTimeoutMs,
           }),
-        ),
+          entities: ENTITIES,
+        }),
         DatabaseModule,
         MetricsModule,
         EventEmitterModule.forRoot(),

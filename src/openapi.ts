@@ -1,5 +1,6 @@
 import { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { operationScope } from './auth/scopes';
 import { ErrorEnvelope } from './common/openapi/envelope.schemas';
 import { finishDocument } from './common/openapi/finish-document';
 import { OpenApiDocument } from './common/openapi/openapi-document';
@@ -34,6 +35,7 @@ export function setupOpenApi(app: INestApplication): void {
   const document = finishDocument(
     SwaggerModule.createDocument(app, config, { extraModels: [ErrorEnvelope] }),
     `/${API_PREFIX}`,
+    operationScope,
   );
   app.get(OpenApiDocument).set(document);
   SwaggerModule.setup(`${API_PREFIX}/docs`, app, document, { raw: false, customSiteTitle: TITLE });

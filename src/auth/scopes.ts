@@ -1,5 +1,5 @@
 import { applyDecorators, SetMetadata } from '@nestjs/common';
-import { ApiExtension } from '@nestjs/swagger';
+import { ApiExtension, OperationObject } from '@nestjs/swagger';
 
 /** What an API key may do (decisions.md, "Scoped API keys"); a key made without scopes has all four. */
 export const API_SCOPES = ['read', 'write', 'webhooks', 'events'] as const;
@@ -40,4 +40,17 @@ export function NoScopeRequired() {
 export function requiredScope(rule: ScopeRule, method: string): ApiScope | null {
   const upper = method.toUpperCase();
   return upper === 'GET' || upper === 'HEAD' ? rule.get : rule.change;
+}
+
+/**
+ * The scope a secured OpenAPI operation needs, from its route's @RequiresScope (or @NoScopeRequired), whose
+ * extension it removes from the document (finishDocument's `scopeOf`).
+ */
+export function operationScope(method: string, operation: OperationObject): ApiScope | null {
+  const extensions = operation as OperationObject & Record<string, unknown>;
+  const rule = extensions[SCOPE_RULE_EXTENSION] as ScopeRule | undefined;
+  if (!rule)
+    throw new Error(`${method.toUpperCase()} ${operation.operationId} needs @RequiresScope or @NoScopeRequired`);
+  delete extensions[SCOPE_RULE_EXTENSION];
+  return requiredScope(rule, method);
 }

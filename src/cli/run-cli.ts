@@ -4,18 +4,32 @@ import { AppConfig, loadConfig } from '../config/config';
 import { registerAuthCommands } from './auth.commands';
 import { CliContext } from './cli-context';
 import { registerDbCommands } from './db.commands';
+import { registerImportCommands } from './import.commands';
 import { CliOutput, createOutput } from './output';
 import { registerPositionsCommands } from './positions.commands';
 
 export interface CliIo {
   stdout: (chunk: string) => void;
   stderr: (chunk: string) => void;
+  /** Shows how far a long command is; a no-op unless a person watches a terminal. */
+  progress?: (done: number, total: number) => void;
 }
 
 const processIo: CliIo = {
   stdout: (chunk) => process.stdout.write(chunk),
   stderr: (chunk) => process.stderr.write(chunk),
+  progress: (done, total) => {
+    if (process.stderr.isTTY) process.stderr.write(progressBar(done, total, done === total));
+  },
 };
+
+const BAR_WIDTH = 30;
+
+/** `[#####.....]  500/1000` on one line of the terminal, redrawn in place; a line break once finished. */
+function progressBar(done: number, total: number, finished: boolean): string {
+  const filled = total === 0 ? BAR_WIDTH : Math.round((done / total) * BAR_WIDTH);
+  return `\r[${'#'.repeat(filled)}${'.'.repeat(BAR_WIDTH - filled)}] ${done}/${total}${finished ? '\n' : ''}`;
+}
 
 /** The name of the package's binary, so that the help reads as the operator types it. */
 const PROGRAM = 'skills-service';
@@ -37,6 +51,7 @@ export async function runCli(argv: string[], io: CliIo = processIo, config?: App
     registerAuthCommands(program, context, output);
     registerDbCommands(program, context, output);
     registerPositionsCommands(program, context, output);
+    registerImportCommands(program, context, output, io.progress ?? (() => undefined));
     await program.parseAsync(words, { from: 'user' });
     return 0;
   } catch (error) {

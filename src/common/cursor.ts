@@ -4,8 +4,8 @@ import { APP_CONFIG, AppConfig } from '../config/config';
 import { ValidationError } from './errors';
 import { ListMeta, Page, PaginationQuery, buildPaginationMeta } from './pagination';
 
-/** One value of a row's order key: a column of the list's ORDER BY. */
-export type KeyValue = string | number | Date;
+/** One value of a row's order key: a column of the list's ORDER BY (null for a nullable one). */
+export type KeyValue = string | number | Date | null;
 
 /** A list's order, as its repository reads it: SQL columns (all one direction) and the row's value of each. */
 export interface ListOrder<Row> {
@@ -129,7 +129,7 @@ function boundFilters(query: PaginationQuery): [string, unknown][] {
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
-type EncodedValue = string | number | { date: string };
+type EncodedValue = string | number | null | { date: string };
 
 function encodeValue(value: KeyValue): EncodedValue {
   return value instanceof Date ? { date: value.toISOString() } : value;
@@ -146,7 +146,7 @@ function decodeKey(json: string): KeyValue[] | undefined {
   if (!Array.isArray(parsed) || parsed.length === 0) return undefined;
   const key: KeyValue[] = [];
   for (const value of parsed as unknown[]) {
-    if (typeof value === 'string' || typeof value === 'number') key.push(value);
+    if (typeof value === 'string' || typeof value === 'number' || value === null) key.push(value);
     else if (isEncodedDate(value)) key.push(new Date(value.date));
     else return undefined;
   }

@@ -5,12 +5,12 @@
  */
 
 /**
- * The latest rating of the person skill aliased `personSkill`, for a LATERAL join: the newest
- * createdAt, then the larger id (UUID v7, so the later insert), read from ratings_person_skill_latest_idx.
+ * The latest rating of the person skill aliased `personSkill`, for a LATERAL join. "Latest" (the newest
+ * createdAt, then the larger id: UUID v7, so the later insert) has one definition: the ratings trigger that
+ * keeps person_skills.latest_rating_id and latest_score (migration 1763763800000); readers take what it kept.
  */
 export function latestRatingOf(personSkill: string, columns: string): string {
-  return `SELECT ${columns} FROM ratings r WHERE r.person_skill_id = ${personSkill}.id
-           ORDER BY r.created_at DESC, r.id DESC LIMIT 1`;
+  return `SELECT ${columns} FROM ratings r WHERE r.id = ${personSkill}.latest_rating_id`;
 }
 
 /**

@@ -31,7 +31,7 @@ export function createPinoLogger(settings: LogSettings): pino.Logger {
 
 /**
  * What Nest itself logs, through nestjs-pino. Its per-request middleware (pino-http, a child logger and an
- * AsyncLocalStorage context for every request) is left out, `forRoutes: []`: the access log is one
+ * async-hooks context store for every request) is left out, `forRoutes: []`: the access log is one
  * middleware of our own (request-log.ts), and the one log line a request may write besides it, the
  * filter's 5xx, names the request itself.
  */

@@ -1,9 +1,21 @@
+import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import { toIntegerIfDigits } from './query-transforms';
 
 export const MAX_PAGE_SIZE = 100;
+export const DEFAULT_PAGE_SIZE = 20;
+
+/** The `limit` of every list, paged by number or by cursor: a whole number from 1 to MAX_PAGE_SIZE. */
+export const PageLimit = () =>
+  applyDecorators(
+    ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE }),
+    Transform(({ value }) => toIntegerIfDigits(value)),
+    IsInt(),
+    Min(1),
+    Max(MAX_PAGE_SIZE),
+  );
 // A cursor holds a few order-key values and an HMAC: well under this.
 const MAX_CURSOR_LENGTH = 1024;
 
@@ -31,12 +43,8 @@ export class PaginationQuery {
   @MaxLength(MAX_CURSOR_LENGTH)
   cursor?: string;
 
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: MAX_PAGE_SIZE, default: 20 })
-  @Transform(({ value }) => toIntegerIfDigits(value))
-  @IsInt()
-  @Min(1)
-  @Max(MAX_PAGE_SIZE)
-  limit: number = 20;
+  @PageLimit()
+  limit: number = DEFAULT_PAGE_SIZE;
 
   get offset(): number {
     return ((this.page ?? 1) - 1) * this.limit;

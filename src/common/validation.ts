@@ -8,11 +8,14 @@ export function createValidationPipe(): ValidationPipe {
     whitelist: true,
     forbidNonWhitelisted: true,
     transform: true,
-    exceptionFactory: (errors) => {
-      const details = flattenValidationErrors(errors);
-      return new ValidationError(details.map((detail) => detail.message).join('; '), details);
-    },
+    exceptionFactory: toValidationError,
   });
+}
+
+/** class-validator's errors as the 400 VALIDATION_ERROR of the contract: every message, and each field. */
+export function toValidationError(errors: ClassValidatorError[]): ValidationError {
+  const details = flattenValidationErrors(errors);
+  return new ValidationError(details.map((detail) => detail.message).join('; '), details);
 }
 
 /**

@@ -1,6 +1,5 @@
 import type { DataSourceOptions } from 'typeorm';
 import { DiscardingClient } from './discarding-client';
-import { ENTITIES } from './entities';
 import { MIGRATIONS } from './migrations';
 
 /** How long the server waits on the database before it answers 503 (DATABASE_TIMEOUT_MS, DATABASE_STATEMENT_TIMEOUT_MS). */
@@ -23,13 +22,13 @@ const CLIENT_QUERY_TIMEOUT_MARGIN_MS = 500;
 
 /**
  * One definition of the connection, shared by the app, the CLI, ormconfig.ts and the tests. Without
- * timeouts (migrations, the CLI, seeding) statements may run as long as they need.
+ * timeouts (migrations, the CLI, seeding) statements may run as long as they need. The entities are the
+ * app's to add (src/entities.ts), so database/ names no feature.
  */
 export function createDataSourceOptions(url: string, poolSize = 10, timeouts?: DatabaseTimeouts): DataSourceOptions {
   return {
     type: 'postgres',
     url,
-    entities: ENTITIES,
     migrations: MIGRATIONS,
     migrationsTableName: 'migrations',
     migrationsTransactionMode: 'each',

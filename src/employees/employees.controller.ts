@@ -1,14 +1,19 @@
 import { Body, Controller, Delete, Get, HttpStatus, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { EntityManager } from 'typeorm';
 import { OrgId } from '../auth/org-id.decorator';
 import { RequiresScope } from '../auth/scopes';
+import { ApiBulk, BulkResult } from '../common/bulk';
 import { ApiEnvelope, ApiErrors } from '../common/openapi/api-envelope.decorators';
 import { Page } from '../common/pagination';
 import { ParseIdPipe } from '../common/uuid';
+import { RequestTransaction } from '../database/request-transaction';
+import { BulkEmployeesDto } from './dto/bulk-employees.dto';
 import { CreateEmployeeDto } from './dto/create-employee.dto';
 import { DeactivatedEmployeeResponse, EmployeeDetailResponse, EmployeeResponse } from './dto/employee.response';
 import { ListEmployeesQuery } from './dto/list-employees.query';
 import { UpdateEmployeeDto } from './dto/update-employee.dto';
+import { EmployeesBulkService } from './employees-bulk.service';
 import { EmployeesService } from './employees.service';
 
 const EmployeeId = () => Param('id', new ParseIdPipe('Employee'));
@@ -17,7 +22,10 @@ const EmployeeId = () => Param('id', new ParseIdPipe('Employee'));
 @RequiresScope('read', 'write')
 @Controller('employees')
 export class EmployeesController {
-  constructor(private readonly employees: EmployeesService) {}
+  constructor(
+    private readonly employees: EmployeesService,
+    private readonly bulk: EmployeesBulkService,
+  ) {}
 
   @Get()
   @ApiOperation({ summary: 'List employees, oldest first' })
@@ -31,8 +39,49 @@ export class EmployeesController {
   @ApiOperation({ summary: 'Create an employee (emits employee.created)' })
   @ApiEnvelope(EmployeeResponse, { status: HttpStatus.CREATED })
   @ApiErrors(400, 409)
-  create(@OrgId() organisationId: string, @Body() body: CreateEmployeeDto): Promise<EmployeeResponse> {
-    return this.employees.create(organisationId, body);
+  create(
+    @OrgId() organisationId: string,
+    @Body() body: CreateEmployeeDto,
+    @RequestTransaction() transaction?: EntityManager,
+  ): Promise<EmployeeResponse> {
+    return this.employees.create(organisationId, body, transaction);
+  }
+
+  @Post('bulk')
+  @ApiOperation({
+    summary:
+      'Create or change up to 1,000 employees, matched by personnelNumber; one result per item ' +
+      '(emits what POST and PATCH would, in item order)',
+  })
+  @ApiBulk(BulkEmployeesDto, {
+    request: {
+      items: [
+        { personnelNumber: 'P-001', firstName: 'Grace', lastName: 'Hopper', businessEmail: 'grace@example.com' },
+        { personnelNumber: 'P-002', leftAt: '2026-01-31T09:00:00Z' },
+        { personnelNumber: 'P-003', firstName: 'Ada', lastName: 'Lovelace', businessEmail: 'GRACE@example.com' },
+      ],
+    },
+    response: {
+      success: true,
+      data: [
+        { index: 0, status: 'created', id: '019a6c1e-7a52-7c3e-9d1a-6b2f0c4d5e6f', error: null },
+        { index: 1, status: 'updated', id: '019a6c1e-7a52-7c3e-9d1a-6b2f0c4d5e70', error: null },
+        {
+          index: 2,
+          status: 'failed',
+          id: null,
+          error: { code: 'CONFLICT', message: 'An employee with this businessEmail already exists' },
+        },
+      ],
+      meta: { created: 1, updated: 1, unchanged: 0, failed: 1 },
+    },
+  })
+  upsertMany(
+    @OrgId() organisationId: string,
+    @Body() body: BulkEmployeesDto,
+    @RequestTransaction() transaction?: EntityManager,
+  ): Promise<BulkResult> {
+    return this.bulk.upsert(organisationId, body.items, transaction);
   }
 
   @Get(':id')

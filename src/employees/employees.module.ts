@@ -1,12 +1,13 @@
 import { Module } from '@nestjs/common';
 import { ListCursors } from '../common/cursor';
+import { EmployeesBulkService } from './employees-bulk.service';
 import { EmployeesController } from './employees.controller';
 import { EmployeesRepository } from './employees.repository';
 import { EmployeesService } from './employees.service';
 
 @Module({
   controllers: [EmployeesController],
-  providers: [EmployeesService, EmployeesRepository, ListCursors],
-  exports: [EmployeesRepository],
+  providers: [EmployeesService, EmployeesBulkService, EmployeesRepository, ListCursors],
+  exports: [EmployeesRepository, EmployeesBulkService],
 })
 export class EmployeesModule {}

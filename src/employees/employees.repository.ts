@@ -13,7 +13,7 @@ import { EmployeeDetailRecord, EmployeeFields } from './dto/employee.response';
 import { ListEmployeesQuery } from './dto/list-employees.query';
 import { Employee } from './entities/employee.entity';
 
-const UNIQUE_MESSAGES = {
+export const EMPLOYEE_UNIQUE_MESSAGES = {
   employees_personnel_number_key: 'An employee with this personnelNumber already exists',
   employees_business_email_key: 'An employee with this businessEmail already exists',
 };
@@ -31,7 +31,7 @@ interface DetailRow extends EmployeeFields {
  * The employees columns under the Employee entity's property names, so raw rows map with
  * toEmployeeResponse without TypeORM's entity hydration (pg already returns timestamptz as Date).
  */
-function employeeColumns(alias: string): string {
+export function employeeColumns(alias: string): string {
   return [
     `${alias}.id`,
     `${alias}.personnel_number AS "personnelNumber"`,
@@ -83,6 +83,56 @@ function searchFilters(
   if (query.isActive !== undefined) where.and(query.isActive ? 'f.active' : 'NOT f.active');
   if (updatedSince) where.and('f.updated_at >= ?', updatedSince);
   return { from: 'employee_search f', id: 'f.employee_id', where };
+}
+
+/** The columns a PATCH or bulk item may change: an update whose values all equal them writes nothing. */
+const CHANGEABLE_COLUMNS = [
+  'personnel_number',
+  'first_name',
+  'last_name',
+  'business_email',
+  'title',
+  'gender',
+  'department_id',
+  'hired_at',
+  'left_at',
+  'is_hr_team_member',
+];
+
+// update's parameters and the unnest rows of updateMany, in CHANGEABLE_COLUMNS' order.
+const UPDATE_VALUES = `($3::varchar, $4::varchar, $5::varchar, $6::varchar, $7::varchar, $8::varchar, $9::varchar,
+  $10::timestamptz, $11::timestamptz, $12::boolean)`;
+const CHANGEABLE_VALUES = `(v.personnel_number, v.first_name, v.last_name, v.business_email, v.title, v.gender,
+  v.department_id, v.hired_at, v.left_at, v.is_hr_team_member)`;
+
+/** The no-op rule, in the UPDATE's WHERE so it costs no round trip: the stored row differs from `values`. */
+function differs(table: string, values: string): string {
+  return `(${CHANGEABLE_COLUMNS.map((column) => `${table}.${column}`).join(', ')}) IS DISTINCT FROM ${values}`;
+}
+
+/** Employees as rows of parameter arrays ($2..$14 in employeeArrays' order), for one-statement writes. */
+const UNNEST_EMPLOYEES = `unnest($2::uuid[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
+         $9::text[], $10::timestamptz[], $11::timestamptz[], $12::boolean[], $13::timestamptz[], $14::timestamptz[])
+    AS v(id, personnel_number, first_name, last_name, business_email, title, gender, department_id, hired_at,
+         left_at, is_hr_team_member, created_at, updated_at)`;
+
+function employeeArrays(employees: Employee[]): unknown[][] {
+  const column = <T>(value: (employee: Employee) => T) => employees.map(value);
+  return [
+    column((e) => e.id),
+    column((e) => e.personnelNumber),
+    column((e) => e.firstName),
+    column((e) => e.lastName),
+    column((e) => e.businessEmail),
+    column((e) => e.title),
+    column((e) => e.gender),
+    column((e) => e.departmentId),
+    column((e) => e.hiredAt),
+    column((e) => e.leftAt),
+    column((e) => e.isHRTeamMember),
+    column((e) => e.createdAt),
+    column((e) => e.updatedAt),
+  ];
 }
 
 /** All SQL of employees. */
@@ -193,6 +243,21 @@ export class EmployeesRepository {
     if (rows.length === 0) throw new NotFoundError('Employee');
   }
 
+  /** The id and personnelNumber of the organisation's employees with these ids or personnel numbers. */
+  async findReferences(
+    organisationId: string,
+    ids: string[],
+    personnelNumbers: string[],
+    manager?: EntityManager,
+  ): Promise<{ id: string; personnelNumber: string }[]> {
+    if (ids.length === 0 && personnelNumbers.length === 0) return [];
+    return this.database.manager(manager).query(
+      `SELECT id, personnel_number AS "personnelNumber" FROM employees
+        WHERE organisation_id = $1 AND (id = ANY ($2::uuid[]) OR personnel_number = ANY ($3::text[]))`,
+      [organisationId, ids, personnelNumbers],
+    );
+  }
+
   /** The ids of the organisation's employees with these personnelNumbers, by personnelNumber. */
   async idsByPersonnelNumber(
     organisationId: string,
@@ -212,7 +277,7 @@ export class EmployeesRepository {
   /** A personnelNumber or businessEmail (in any case) the organisation already has is 409. */
   async insert(organisationId: string, employee: Omit<Employee, 'organisationId'>, manager?: EntityManager) {
     await mapConstraintErrors(this.database.manager(manager).insert(Employee, { ...employee, organisationId }), {
-      unique: UNIQUE_MESSAGES,
+      unique: EMPLOYEE_UNIQUE_MESSAGES,
     });
   }
 
@@ -228,10 +293,7 @@ export class EmployeesRepository {
             SET personnel_number = $3, first_name = $4, last_name = $5, business_email = $6, title = $7, gender = $8,
                 department_id = $9, hired_at = $10, left_at = $11, is_hr_team_member = $12, updated_at = $13
           WHERE organisation_id = $1 AND id = $2
-            AND (personnel_number, first_name, last_name, business_email, title, gender, department_id, hired_at,
-                 left_at, is_hr_team_member)
-                IS DISTINCT FROM ($3::varchar, $4::varchar, $5::varchar, $6::varchar, $7::varchar, $8::varchar,
-                                  $9::varchar, $10::timestamptz, $11::timestamptz, $12::boolean)
+            AND ${differs('employees', UPDATE_VALUES)}
           RETURNING id`,
         [
           organisationId,
@@ -249,13 +311,74 @@ export class EmployeesRepository {
           updatedAt,
         ],
       ),
-      { unique: UNIQUE_MESSAGES },
+      { unique: EMPLOYEE_UNIQUE_MESSAGES },
     );
     return rows.length > 0;
   }
 
+  /** The organisation's employees with these personnel numbers, locked until the transaction ends. */
+  async lockByPersonnelNumbers(
+    organisationId: string,
+    personnelNumbers: string[],
+    manager?: EntityManager,
+  ): Promise<Employee[]> {
+    if (personnelNumbers.length === 0) return [];
+    const rows = await this.database.manager(manager).query<EmployeeFields[]>(
+      `SELECT ${employeeColumns('e')} FROM employees e
+        WHERE e.organisation_id = $1 AND e.personnel_number = ANY ($2::text[])
+          FOR UPDATE`,
+      [organisationId, personnelNumbers],
+    );
+    return rows.map((row) => ({ ...row, organisationId }));
+  }
+
+  /** insert for many employees in one statement; one duplicate fails them all (409, as insert). */
+  async insertMany(organisationId: string, employees: Employee[], manager?: EntityManager): Promise<void> {
+    if (employees.length === 0) return;
+    await mapConstraintErrors(
+      this.database.manager(manager).query(
+        `INSERT INTO employees (id, organisation_id, personnel_number, first_name, last_name, business_email, title,
+                                gender, department_id, hired_at, left_at, is_hr_team_member, created_at, updated_at)
+         SELECT v.id, $1, v.personnel_number, v.first_name, v.last_name, v.business_email, v.title, v.gender,
+                v.department_id, v.hired_at, v.left_at, v.is_hr_team_member, v.created_at, v.updated_at
+           FROM ${UNNEST_EMPLOYEES}`,
+        [organisationId, ...employeeArrays(employees)],
+      ),
+      { unique: EMPLOYEE_UNIQUE_MESSAGES },
+    );
+  }
+
+  /**
+   * update for many employees in one statement; answers the ids it wrote (not those whose values all equal the
+   * stored ones, by update's rule). One duplicate fails them all.
+   */
+  async updateMany(organisationId: string, employees: Employee[], manager?: EntityManager): Promise<string[]> {
+    if (employees.length === 0) return [];
+    const [rows] = await mapConstraintErrors(
+      this.database.manager(manager).query<[{ id: string }[], number]>(
+        `UPDATE employees e
+            SET personnel_number = v.personnel_number, first_name = v.first_name, last_name = v.last_name,
+                business_email = v.business_email, title = v.title, gender = v.gender,
+                department_id = v.department_id, hired_at = v.hired_at, left_at = v.left_at,
+                is_hr_team_member = v.is_hr_team_member, updated_at = v.updated_at
+           FROM ${UNNEST_EMPLOYEES}
+          WHERE e.organisation_id = $1 AND e.id = v.id
+            AND ${differs('e', CHANGEABLE_VALUES)}
+          RETURNING e.id`,
+        [organisationId, ...employeeArrays(employees)],
+      ),
+      { unique: EMPLOYEE_UNIQUE_MESSAGES },
+    );
+    return rows.map((row) => row.id);
+  }
+
   async deactivate(organisationId: string, id: string, at: Date, manager?: EntityManager): Promise<void> {
     await this.database.manager(manager).update(Employee, { organisationId, id }, { leftAt: at, updatedAt: at });
+  }
+
+  /** How many employees the organisation has (only active or deactivated ones with isActive), from the kept counts. */
+  async countAll(organisationId: string, isActive?: boolean, manager?: EntityManager): Promise<number> {
+    return this.countFromCounter(organisationId, isActive, manager);
   }
 
   /**

@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
 import { ListCursors, ListIdentity } from '../common/cursor';
 import { NotFoundError } from '../common/errors';
-import { toDateOrNull } from '../common/iso-date-time';
 import { Page } from '../common/pagination';
-import { newId } from '../common/uuid';
 import { Database } from '../database/database';
 import { DomainEvents } from '../events/domain-events';
 import { CreateEmployeeDto } from './dto/create-employee.dto';
@@ -16,8 +15,8 @@ import {
 } from './dto/employee.response';
 import { ListEmployeesQuery } from './dto/list-employees.query';
 import { UpdateEmployeeDto } from './dto/update-employee.dto';
+import { applyChanges, newEmployee, updateEventNames } from './employee-changes';
 import { EmployeesRepository } from './employees.repository';
-import { Employee } from './entities/employee.entity';
 
 @Injectable()
 export class EmployeesService {
@@ -40,30 +39,19 @@ export class EmployeesService {
     return toEmployeeDetailResponse(detail);
   }
 
-  async create(organisationId: string, input: CreateEmployeeDto): Promise<EmployeeResponse> {
+  async create(
+    organisationId: string,
+    input: CreateEmployeeDto,
+    transaction?: EntityManager,
+  ): Promise<EmployeeResponse> {
     const now = new Date();
-    const employee: Employee = {
-      id: newId(),
-      organisationId,
-      personnelNumber: input.personnelNumber,
-      firstName: input.firstName,
-      lastName: input.lastName,
-      businessEmail: input.businessEmail,
-      title: input.title ?? null,
-      gender: input.gender ?? null,
-      departmentId: input.departmentId ?? null,
-      hiredAt: toDateOrNull(input.hiredAt) ?? null,
-      leftAt: null,
-      isHRTeamMember: input.isHRTeamMember ?? false,
-      createdAt: now,
-      updatedAt: now,
-    };
+    const employee = newEmployee(organisationId, input, now);
     return this.database.transaction(async (manager) => {
       await this.employees.insert(organisationId, employee, manager);
       const response = toEmployeeResponse(employee);
       await this.events.publish(manager, organisationId, 'employee.created', response, now);
       return response;
-    });
+    }, transaction);
   }
 
   /**
@@ -73,15 +61,14 @@ export class EmployeesService {
   async update(organisationId: string, id: string, input: UpdateEmployeeDto): Promise<EmployeeResponse> {
     return this.database.transaction(async (manager) => {
       const employee = await this.employees.findForUpdate(organisationId, id, manager);
-      const wasActive = employee.leftAt === null;
+      const changed = { ...employee };
       const now = new Date();
-      applyChanges(employee, input);
-      if (!(await this.employees.update(organisationId, employee, now, manager))) return toEmployeeResponse(employee);
-      employee.updatedAt = now;
-      const response = toEmployeeResponse(employee);
-      await this.events.publish(manager, organisationId, 'employee.updated', response, now);
-      if (wasActive && employee.leftAt !== null) {
-        await this.events.publish(manager, organisationId, 'employee.deactivated', response, now);
+      applyChanges(changed, input);
+      if (!(await this.employees.update(organisationId, changed, now, manager))) return toEmployeeResponse(employee);
+      changed.updatedAt = now;
+      const response = toEmployeeResponse(changed);
+      for (const name of updateEventNames(employee, changed)) {
+        await this.events.publish(manager, organisationId, name, response, now);
       }
       return response;
     });
@@ -100,14 +87,4 @@ export class EmployeesService {
       return { id, leftAt: now.toISOString() };
     });
   }
-}
-
-/** Copies the supplied fields of a PATCH onto the employee; absent (undefined) fields keep their value. */
-function applyChanges(employee: Employee, input: UpdateEmployeeDto): void {
-  const { hiredAt, leftAt, ...plainFields } = input;
-  for (const [field, value] of Object.entries(plainFields)) {
-    if (value !== undefined) Object.assign(employee, { [field]: value });
-  }
-  if (hiredAt !== undefined) employee.hiredAt = toDateOrNull(hiredAt) ?? null;
-  if (leftAt !== undefined) employee.leftAt = toDateOrNull(leftAt) ?? null;
 }

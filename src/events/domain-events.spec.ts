@@ -1,8 +1,10 @@
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import type { EntityManager } from 'typeorm';
-import { DomainEvents } from './domain-events';
+import type { Database } from '../database/database';
+import { DOMAIN_EVENT_BATCH, DomainEvents } from './domain-events';
+import type { EventsRepository } from './events.repository';
 
-const inTransaction = { queryRunner: { isTransactionActive: true } } as unknown as EntityManager;
+const inTransaction = {} as EntityManager;
 const rating = {
   ratingId: 'r',
   personSkillId: 'p',
@@ -13,9 +15,17 @@ const rating = {
   comment: null,
   createdAt: '2026-01-31T09:00:00.000Z',
 };
+const recordedAt = new Date('2026-01-31T09:00:01.000Z');
+
+/** DomainEvents whose Database knows only `inTransaction` as running, recording into `record`. */
+function domainEvents(emitter: EventEmitter2, record = jest.fn()) {
+  record.mockResolvedValue({ id: 'event-id', name: 'skill.rated', body: Buffer.from('{}'), createdAt: recordedAt });
+  const database = { inTransaction: (manager: EntityManager) => manager === inTransaction } as Database;
+  return new DomainEvents(emitter, database, { record } as unknown as EventsRepository);
+}
 
 describe('DomainEvents', () => {
-  it('emits to the listeners and waits for them', async () => {
+  it('records the event in the change transaction, then emits it with its id and waits for the listeners', async () => {
     const emitter = new EventEmitter2();
     const received: unknown[] = [];
     // eslint-disable-next-line @typescript-eslint/no-misused-promises -- emitAsync awaits a listener's promise
@@ -23,22 +33,67 @@ describe('DomainEvents', () => {
       await new Promise((resolve) => setImmediate(resolve));
       received.push(event);
     });
-    await new DomainEvents(emitter).publish(inTransaction, 'org', 'skill.rated', { employeeId: 'e', rating });
-    expect(received).toEqual([expect.objectContaining({ name: 'skill.rated', organisationId: 'org' })]);
+    const record = jest.fn();
+    const occurredAt = new Date('2026-01-31T09:00:00.000Z');
+    await domainEvents(emitter, record).publish(
+      inTransaction,
+      'org',
+      'skill.rated',
+      { employeeId: 'e', rating },
+      occurredAt,
+    );
+    expect(record).toHaveBeenCalledWith(
+      'org',
+      { name: 'skill.rated', occurredAt, data: { employeeId: 'e', rating } },
+      inTransaction,
+    );
+    expect(received).toEqual([
+      expect.objectContaining({ id: 'event-id', name: 'skill.rated', organisationId: 'org', recordedAt }),
+    ]);
   });
 
-  it.each([
-    ['without a query runner (the pool)', {}],
-    ['whose transaction is not active', { queryRunner: { isTransactionActive: false } }],
-  ])('refuses to publish with a manager %s, and emits nothing', async (_case, manager) => {
+  it('refuses to publish with a manager that is not in a running transaction, and records and emits nothing', async () => {
     const emitter = new EventEmitter2();
     const listener = jest.fn();
     emitter.on('skill.rated', listener);
-    const publishing = new DomainEvents(emitter).publish(manager as EntityManager, 'org', 'skill.rated', {
+    const record = jest.fn();
+    const publishing = domainEvents(emitter, record).publish({} as EntityManager, 'org', 'skill.rated', {
       employeeId: 'e',
       rating,
     });
     await expect(publishing).rejects.toThrow('skill.rated published outside a transaction');
+    expect(record).not.toHaveBeenCalled();
     expect(listener).not.toHaveBeenCalled();
+  });
+
+  it('publishes many events as one batch, in order, and nothing for none', async () => {
+    const emitter = new EventEmitter2();
+    const batches: unknown[] = [];
+    emitter.on(DOMAIN_EVENT_BATCH, (batch: unknown) => batches.push(batch));
+    const at = new Date('2026-01-31T09:00:00.000Z');
+    const events = [
+      { name: 'skill.rated' as const, data: { employeeId: 'e1', rating }, occurredAt: at },
+      { name: 'skill.rated' as const, data: { employeeId: 'e2', rating }, occurredAt: at },
+    ];
+    const recordMany = jest.fn().mockResolvedValue([
+      { id: 'id-1', createdAt: recordedAt },
+      { id: 'id-2', createdAt: recordedAt },
+    ]);
+    const database = { inTransaction: (manager: EntityManager) => manager === inTransaction } as Database;
+    const publisher = new DomainEvents(emitter, database, { recordMany } as unknown as EventsRepository);
+    await publisher.publishMany(inTransaction, 'org', []);
+    await publisher.publishMany(inTransaction, 'org', events);
+    expect(recordMany).toHaveBeenCalledTimes(1);
+    expect(batches).toEqual([
+      {
+        organisationId: 'org',
+        events: [
+          { ...events[0], id: 'id-1', recordedAt },
+          { ...events[1], id: 'id-2', recordedAt },
+        ],
+        manager: inTransaction,
+      },
+    ]);
+    await expect(publisher.publishMany({} as EntityManager, 'org', events)).rejects.toThrow('outside a transaction');
   });
 });

@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import type { EntityManager } from 'typeorm';
+import { Database } from '../database/database';
+import { EventsRepository } from './events.repository';
 
 /**
  * The payload (`data`) of each event the service emits, as docs/api-decisions.md maps them. Empty here:
@@ -25,23 +27,46 @@ const EVERY_EVENT_NAME: Record<DomainEventName, true> = {
 export const DOMAIN_EVENT_NAMES = Object.keys(EVERY_EVENT_NAME) as readonly DomainEventName[];
 
 export interface DomainEvent<K extends DomainEventName = DomainEventName> {
+  /** The id of the recorded event: the row in `events`, and the webhook-id of its deliveries. */
+  id: string;
   name: K;
   organisationId: string;
   occurredAt: Date;
   data: DomainEventMap[K];
+  /** When the event was recorded. */
+  recordedAt: Date;
   /** The transaction of the change: listeners write with it, so they commit or roll back with the change. */
   manager: EntityManager;
 }
 
-/** Emits domain events inside the writing transaction and waits for every listener. */
+/** One event of a batch: what `publish` takes, for each of many changes of one transaction. */
+export type PublishedEvent = {
+  [K in DomainEventName]: { name: K; data: DomainEventMap[K]; occurredAt: Date };
+}[DomainEventName];
+
+/**
+ * The emitter event of publishMany: the events of many changes (a bulk request) at once, so a listener can
+ * record them in a few statements rather than one per event. Each event is one publish would have emitted.
+ */
+export const DOMAIN_EVENT_BATCH = 'domain-events.batch';
+
+export interface DomainEventBatch {
+  organisationId: string;
+  /** In the order the changes were made, each with the id and time the event store recorded it under. */
+  events: Array<PublishedEvent & { id: string; recordedAt: Date }>;
+  manager: EntityManager;
+}
+
+/** Records domain events in the event store inside the writing transaction, then emits them to the listeners. */
 @Injectable()
 export class DomainEvents {
-  constructor(private readonly emitter: EventEmitter2) {}
+  constructor(
+    private readonly emitter: EventEmitter2,
+    private readonly database: Database,
+    private readonly events: EventsRepository,
+  ) {}
 
-  /**
-   * Publishes with the change's transaction; outside one, the listeners' writes (the webhook outbox)
-   * could commit without the change or the change without them, so it refuses.
-   */
+  /** Publishes with the change's transaction (see assertInTransaction). */
   async publish<K extends DomainEventName>(
     manager: EntityManager,
     organisationId: string,
@@ -49,10 +74,34 @@ export class DomainEvents {
     data: DomainEventMap[K],
     occurredAt: Date = new Date(),
   ): Promise<void> {
-    if (manager.queryRunner?.isTransactionActive !== true) {
-      throw new Error(`Domain event ${name} published outside a transaction`);
-    }
-    const event: DomainEvent<K> = { name, organisationId, occurredAt, data, manager };
+    this.assertInTransaction(manager, name);
+    const { id, createdAt } = await this.events.record(organisationId, { name, occurredAt, data }, manager);
+    const event: DomainEvent<K> = { id, name, organisationId, occurredAt, data, recordedAt: createdAt, manager };
     await this.emitter.emitAsync(name, event);
+  }
+
+  /** As publish for each event in order, recorded in one statement and emitted once: listeners fan out set-based. */
+  async publishMany(manager: EntityManager, organisationId: string, events: PublishedEvent[]): Promise<void> {
+    if (events.length === 0) return;
+    this.assertInTransaction(manager, events[0].name);
+    const recorded = await this.events.recordMany(organisationId, events, manager);
+    const batch: DomainEventBatch = {
+      organisationId,
+      events: events.map((event, index) => ({
+        ...event,
+        id: recorded[index].id,
+        recordedAt: recorded[index].createdAt,
+      })),
+      manager,
+    };
+    await this.emitter.emitAsync(DOMAIN_EVENT_BATCH, batch);
+  }
+
+  /**
+   * Outside the change's transaction, the event and the listeners' writes (the webhook outbox) could commit
+   * without the change or the change without them, so publishing refuses.
+   */
+  private assertInTransaction(manager: EntityManager, name: string): void {
+    if (!this.database.inTransaction(manager)) throw new Error(`Domain event ${name} published outside a transaction`);
   }
 }

@@ -1,6 +1,8 @@
 import { Global, Module } from '@nestjs/common';
 import { DomainEventListenersCheck } from './domain-event-listeners.check';
 import { DomainEvents } from './domain-events';
+import { EventsRepository } from './events.repository';
+import { EventsRetentionStep } from './events.retention';
 
 /**
  * The listener check in a module of its own, and not global: Nest bootstraps every global module
@@ -10,6 +12,11 @@ import { DomainEvents } from './domain-events';
 @Module({ providers: [DomainEventListenersCheck] })
 class DomainEventListenersCheckModule {}
 
+/** The event store: publishing records each event here, GET /events (feed/) and webhooks read it back. */
 @Global()
-@Module({ imports: [DomainEventListenersCheckModule], providers: [DomainEvents], exports: [DomainEvents] })
+@Module({
+  imports: [DomainEventListenersCheckModule],
+  providers: [DomainEvents, EventsRepository, EventsRetentionStep],
+  exports: [DomainEvents, EventsRepository],
+})
 export class EventsModule {}

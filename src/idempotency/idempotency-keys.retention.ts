@@ -1,12 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import type { PruneResult, RetentionStep } from '../retention/retention-step';
+import { PruneResult, RegisterRetentionStep, RetentionStep } from '../retention/retention-step';
 import { IdempotencyKeysRepository } from './idempotency-keys.repository';
 
 /** Keys removed per run at most, so one transaction stays short; the job runs again while more are due. */
 const BATCH = 5_000;
 
 /** Removes the responses kept for Idempotency-Keys once their 24 hours are over. */
+@RegisterRetentionStep()
 @Injectable()
 export class IdempotencyKeysRetentionStep implements RetentionStep {
   readonly name = 'idempotency keys';

@@ -3,11 +3,13 @@ import { HTTP_CODE_METADATA } from '@nestjs/common/constants';
 import { Reflector } from '@nestjs/core';
 import type { Response } from 'express';
 import { defer, lastValueFrom, Observable } from 'rxjs';
+import type { EntityManager } from 'typeorm';
 import { IS_PUBLIC } from '../auth/public.decorator';
 import { AuthenticatedRequest } from '../auth/request-authenticator';
 import { toErrorResponse } from '../common/all-exceptions.filter';
 import { AppError, ConflictError, ErrorBody, IdempotencyKeyReusedError, ValidationError } from '../common/errors';
 import { Database } from '../database/database';
+import { setRequestTransaction } from '../database/request-transaction';
 import { IdempotencyKeysRepository, KeptResponse } from './idempotency-keys.repository';
 import { RequestFingerprints } from './request-fingerprint';
 
@@ -19,6 +21,13 @@ const KEY = /^[\x20-\x7e]{1,255}$/;
 const IN_FLIGHT_RETRY_AFTER_SECONDS = 1;
 
 type Outcome = { replay: KeptResponse } | { value: unknown } | { error: unknown };
+
+/** Carries the route's error out of its transaction, which it rolls back, to the keyed answer. */
+class RouteFailed extends Error {
+  constructor(cause: unknown) {
+    super('The route failed', { cause });
+  }
+}
 
 /** A request with an Idempotency-Key: whose key it is, what it is, and when it is kept until. */
 interface Claim {
@@ -37,8 +46,9 @@ interface Claim {
  * change whose retry runs it again. A later request with the key replays the response
  * (`Idempotency-Replayed: true`), or is 422 when it is a different request, or 409 while the first runs.
  * A route's 4xx rolls its writes back and is kept on its own; a 5xx keeps nothing, so a retry runs again.
- * The rate limit, the key and the body checks come before. The claim travels with BEGIN and the kept
- * response with COMMIT (BatchedTransaction): a keyed POST costs no more round trips than one without.
+ * The rate limit, the key and the body checks come before. The route gets the transaction through
+ * `@RequestTransaction()` (database/request-transaction.ts). The claim is one statement (lock, then look-up),
+ * so a keyed POST costs two round trips more than one without: the claim and the kept response.
  */
 @Injectable()
 export class IdempotencyInterceptor implements NestInterceptor {
@@ -76,14 +86,10 @@ export class IdempotencyInterceptor implements NestInterceptor {
       response,
     };
 
-    const outcome = await this.once(claim, async () => {
-      const ran: Outcome = await lastValueFrom<unknown, null>(next.handle(), { defaultValue: null }).then(
-        (value: unknown) => ({ value }),
-        (error: unknown) => ({ error }),
-      );
-      // A failed route keeps nothing here: its transaction rolls back, and with it what the route wrote.
-      if ('error' in ran) return { outcome: ran };
-      return { outcome: ran, answer: { statusCode: this.successStatus(context), body: ran.value } };
+    const outcome = await this.once(claim, async (manager) => {
+      setRequestTransaction(request, manager);
+      const value = await lastValueFrom<unknown, null>(next.handle(), { defaultValue: null });
+      return { outcome: { value }, answer: { statusCode: this.successStatus(context), body: value } };
     });
 
     if ('replay' in outcome) return this.replay(outcome.replay, claim);
@@ -91,35 +97,40 @@ export class IdempotencyInterceptor implements NestInterceptor {
     const { status, body } = toErrorResponse(outcome.error);
     if (status >= 500) throw outcome.error;
     // Its 4xx answer is kept in a transaction of its own, unless another request with the key kept one meanwhile.
-    const kept = await this.once(claim, () => Promise.resolve({ outcome, answer: { statusCode: status, body } }));
+    const kept = await this.once(claim, async () => ({ outcome, answer: { statusCode: status, body } }));
     if ('replay' in kept) return this.replay(kept.replay, claim);
     throw outcome.error;
   }
 
   /**
    * One transaction holding the key: the response kept for it when there is one (409 while another request
-   * with the key runs); else what `attempt` gives, its answer kept with its changes. Without an answer
-   * nothing commits.
+   * with the key runs); else what `attempt` gives, its answer kept with its changes. When `attempt` throws
+   * (the route failed), its writes roll back and the error is the outcome.
    */
-  private once(
+  private async once(
     claim: Claim,
-    attempt: () => Promise<{ outcome: Outcome; answer?: { statusCode: number; body: unknown } }>,
+    attempt: (manager: EntityManager) => Promise<{ outcome: Outcome; answer: { statusCode: number; body: unknown } }>,
   ): Promise<Outcome> {
     const { organisationId, key, fingerprint, now, expiresAt, response } = claim;
-    return this.database.requestTransaction(async (transaction) => {
-      const { claimed, kept } = await this.keys.claim(organisationId, key, now, transaction);
-      if (!claimed) {
-        response.setHeader('Retry-After', IN_FLIGHT_RETRY_AFTER_SECONDS);
-        throw new ConflictError('A request with this Idempotency-Key is still running; retry shortly');
-      }
-      if (kept) return { replay: kept };
-      const { outcome, answer } = await attempt();
-      if (answer) {
+    try {
+      return await this.database.transaction(async (manager): Promise<Outcome> => {
+        const { claimed, kept } = await this.keys.claim(organisationId, key, now, manager);
+        if (!claimed) {
+          response.setHeader('Retry-After', IN_FLIGHT_RETRY_AFTER_SECONDS);
+          throw new ConflictError('A request with this Idempotency-Key is still running; retry shortly');
+        }
+        if (kept) return { replay: kept };
+        const { outcome, answer } = await attempt(manager).catch((error: unknown) => {
+          throw new RouteFailed(error);
+        });
         const keptResponse = { fingerprint, statusCode: answer.statusCode, body: JSON.stringify(answer.body) };
-        await this.keys.keep(organisationId, key, keptResponse, now, expiresAt, transaction);
-      }
-      return outcome;
-    });
+        await this.keys.keep(organisationId, key, keptResponse, now, expiresAt, manager);
+        return outcome;
+      });
+    } catch (error) {
+      if (error instanceof RouteFailed) return { error: error.cause };
+      throw error;
+    }
   }
 
   /** A POST answers 201 unless its route declares another status. */

@@ -6,6 +6,6 @@ import { RequestFingerprints } from './request-fingerprint';
 
 @Module({
   providers: [IdempotencyKeysRepository, IdempotencyInterceptor, IdempotencyKeysRetentionStep, RequestFingerprints],
-  exports: [IdempotencyInterceptor, IdempotencyKeysRetentionStep],
+  exports: [IdempotencyInterceptor],
 })
 export class IdempotencyModule {}

@@ -5,6 +5,8 @@ import { RequiresScope } from '../auth/scopes';
 import { ApiEnvelope, ApiErrors } from '../common/openapi/api-envelope.decorators';
 import { Page } from '../common/pagination';
 import { ParseIdPipe } from '../common/uuid';
+import { CandidateResponse } from './dto/candidate.response';
+import { ListCandidatesQuery } from './dto/list-candidates.query';
 import { ListPositionsQuery } from './dto/list-positions.query';
 import { PositionDetailResponse, PositionResponse } from './dto/position.response';
 import { PositionsService } from './positions.service';
@@ -34,5 +36,21 @@ export class PositionsController {
     @Param('id', new ParseIdPipe('Position')) id: string,
   ): Promise<PositionDetailResponse> {
     return this.positions.get(organisationId, id);
+  }
+
+  @Get(':id/candidates')
+  @ApiOperation({
+    summary:
+      'Every employee ranked for the position: totalGap ascending, then matchedSkills descending, then employee id',
+  })
+  @ApiParam({ name: 'id', description: 'Position id (UUID)', example: '0193a1b2-7c4d-7e8f-9a0b-1c2d3e4f5a6b' })
+  @ApiEnvelope(CandidateResponse, { paginated: true })
+  @ApiErrors(400, 404)
+  candidates(
+    @OrgId() organisationId: string,
+    @Param('id', new ParseIdPipe('Position')) id: string,
+    @Query() query: ListCandidatesQuery,
+  ): Promise<Page<CandidateResponse>> {
+    return this.positions.candidates(organisationId, id, query);
   }
 }

@@ -1,9 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { ListCursors, ListIdentity } from '../common/cursor';
+import { ListCursors, ListIdentity, ListOrder } from '../common/cursor';
 import { NotFoundError } from '../common/errors';
 import { Page } from '../common/pagination';
+import { EmployeesRepository } from '../employees/employees.repository';
 import { RatingsRepository } from '../ratings/ratings.repository';
+import { CandidateResponse, toCandidateResponse } from './dto/candidate.response';
+import { ListCandidatesQuery } from './dto/list-candidates.query';
 import { ListPositionsQuery } from './dto/list-positions.query';
 import {
   PositionDetailResponse,
@@ -17,11 +20,19 @@ import { PositionsRepository } from './positions.repository';
 
 const NO_SCORES: ReadonlyMap<string, number> = new Map();
 
+/** The candidates' ranking; only keyOf is read, as rankCandidates writes its own keyset on the computed totals. */
+const CANDIDATE_ORDER: ListOrder<CandidateResponse> = {
+  columns: ['total_gap', 'matched', 'id'],
+  descending: false,
+  keyOf: (candidate) => [candidate.totalGap, candidate.matchedSkills, candidate.employee.id],
+};
+
 @Injectable()
 export class PositionsService {
   constructor(
     private readonly positions: PositionsRepository,
     private readonly ratings: RatingsRepository,
+    private readonly employees: EmployeesRepository,
     private readonly cursors: ListCursors,
   ) {}
 
@@ -48,6 +59,31 @@ export class PositionsService {
       toPossibleReplacementResponse(replacement, requiredSkills, scores.get(replacement.candidate.id) ?? NO_SCORES),
     );
     return toPositionDetailResponse(record, requiredSkills, possibleReplacements);
+  }
+
+  /**
+   * Five queries: the position, its required skills, the ranked page and (page mode only) the employee count
+   * concurrently, the page's latest scores. The ranking only orders; each candidate's totals come from its
+   * skillsGap. A cursor carries the last candidate's (totalGap, matchedSkills, id): a keyset on the ranking.
+   */
+  async candidates(organisationId: string, id: string, query: ListCandidatesQuery): Promise<Page<CandidateResponse>> {
+    if (!(await this.positions.findById(organisationId, id))) throw new NotFoundError('Position');
+    const list: ListIdentity = { name: 'position-candidates', organisationId, pathIds: [id] };
+    const window = this.cursors.window(list, query);
+    const requiredSkills = (await this.positions.requiredSkillsOf(organisationId, [id])).get(id) ?? [];
+    const [employees, total] = await Promise.all([
+      this.positions.rankCandidates(organisationId, id, query.isActive, window),
+      window.counted ? this.employees.countAll(organisationId, query.isActive) : null,
+    ]);
+    const scores = await this.ratings.latestScores(
+      organisationId,
+      employees.map((employee) => employee.id),
+      requiredSkills.map((skill) => skill.skillId),
+    );
+    const candidates = employees.map((employee) =>
+      toCandidateResponse(employee, requiredSkills, scores.get(employee.id) ?? NO_SCORES),
+    );
+    return this.cursors.page(list, query, { rows: candidates, order: CANDIDATE_ORDER, total }, (row) => row);
   }
 
   /** The given positions as the API returns them, in list order; the import publishes these in its transaction. */

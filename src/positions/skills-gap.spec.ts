@@ -1,4 +1,4 @@
-import { computeSkillsGap, gapToMinimum, RequiredSkill } from './skills-gap';
+import { computeSkillsGap, gapToMinimum, RequiredSkill, summariseSkillsGap } from './skills-gap';
 
 describe('gapToMinimum', () => {
   it.each([
@@ -50,5 +50,25 @@ describe('computeSkillsGap', () => {
 
   it('is empty when the position requires no skill', () => {
     expect(computeSkillsGap([], new Map([['a', 3]]))).toEqual([]);
+  });
+});
+
+describe('summariseSkillsGap', () => {
+  it('sums the gaps and counts the rows without one', () => {
+    const row = (gap: number, currentScore: number | null) => ({
+      skillId: 'x',
+      skillName: 'X',
+      minimumRating: 3,
+      currentScore,
+      gap,
+    });
+    expect(summariseSkillsGap([row(0, 5), row(2, 1), row(3, null), row(0, 3)])).toEqual({
+      totalGap: 5,
+      matchedSkills: 2,
+    });
+  });
+
+  it('answers zeros for a position without required skills', () => {
+    expect(summariseSkillsGap([])).toEqual({ totalGap: 0, matchedSkills: 0 });
   });
 });

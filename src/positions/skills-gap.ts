@@ -26,3 +26,16 @@ export function computeSkillsGap(
     return { skillId, skillName, minimumRating, currentScore, gap: gapToMinimum(minimumRating, currentScore) };
   });
 }
+
+/** gapToMinimum in SQL, over two column expressions, so the candidates' ranking orders by the very gap shown. */
+export function gapToMinimumSql(minimumRating: string, currentScore: string): string {
+  return `GREATEST(0, ${minimumRating} - COALESCE(${currentScore}, 0))`;
+}
+
+/** A candidate's totals over its skills gap: the sum of the gaps, and how many required skills have none. */
+export function summariseSkillsGap(skillsGap: readonly SkillGap[]): { totalGap: number; matchedSkills: number } {
+  return {
+    totalGap: skillsGap.reduce((sum, { gap }) => sum + gap, 0),
+    matchedSkills: skillsGap.filter(({ gap }) => gap === 0).length,
+  };
+}

@@ -1,13 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { ListOrder, PageWindow, orderByColumns } from '../common/cursor';
+import { KeyValue, ListOrder, ListRows, PageWindow, orderByColumns } from '../common/cursor';
 import { bySkillName, latestRatingOf } from '../common/latest-rating';
 import { RatingType } from '../common/rating-types';
 import { SqlConditions } from '../common/sql-conditions';
 import { isUuid, newId } from '../common/uuid';
 import { Database } from '../database/database';
+import { EmployeeFields } from '../employees/dto/employee.response';
+import { employeeColumns } from '../employees/employees.repository';
 import { Skill } from '../skills/entities/skill.entity';
 import { PersonSkillRecord, RatingRecord } from './dto/rating.response';
+import { SkillEmployeeRecord } from './dto/skill-employee.response';
 import { Rating } from './entities/rating.entity';
 
 /** Which of an employee's ratings a list shows. */
@@ -29,6 +32,21 @@ export type LatestScores = Map<string, Map<string, number>>;
 /** A rating about to be written; its PersonSkill is found or created by the insert. */
 export type NewRating = Omit<RatingRecord, 'personSkillId' | 'skillName'>;
 
+/** Which of a skill's employees GET /skills/{id}/employees shows. */
+export interface SkillEmployeeFilters {
+  minScore?: number;
+  isActive?: boolean;
+}
+
+interface SkillEmployeeRow extends EmployeeFields {
+  personSkillId: string;
+  ratingId: string | null;
+  score: number | null;
+  ratingType: RatingType | null;
+  comment: string | null;
+  ratedAt: Date | null;
+}
+
 interface PersonSkillRow {
   personSkillId: string;
   skillId: string;
@@ -49,6 +67,30 @@ export const RATING_ORDER: ListOrder<RatingRecord> = {
 
 // A person skill deleted between our insert attempt and our read is created again; twice is plenty.
 const PERSON_SKILL_ATTEMPTS = 3;
+
+/**
+ * GET /skills/{id}/employees: latest score highest first, never rated last, then employee id. Its directions
+ * differ and the score may be null, so afterSkillEmployee writes its keyset rather than SqlConditions.after.
+ */
+const SKILL_EMPLOYEE_ORDER: ListOrder<SkillEmployeeRecord> = {
+  columns: ['ps.latest_score', 'ps.employee_id'],
+  descending: true,
+  keyOf: (record) => [record.latestRating?.score ?? null, record.employee.id],
+};
+
+/** The rows after the key [score, employeeId] in SKILL_EMPLOYEE_ORDER. */
+function afterSkillEmployee(where: SqlConditions, [score, employeeId]: KeyValue[]): void {
+  if (score === null) {
+    where.and('ps.latest_score IS NULL AND ps.employee_id > ?', employeeId);
+  } else {
+    where.and(
+      '(ps.latest_score < ? OR (ps.latest_score = ? AND ps.employee_id > ?) OR ps.latest_score IS NULL)',
+      score,
+      score,
+      employeeId,
+    );
+  }
+}
 
 /** All SQL of person skills (the links of employees to skills) and their ratings. */
 @Injectable()
@@ -120,6 +162,84 @@ export class RatingsRepository {
     if (!row) return null;
     const { employeeExists, ...skill } = row;
     return { skill, employeeExists };
+  }
+
+  /**
+   * The organisation's skills with these ids or names (compared lower-case), key-share locked as in
+   * findSkillToRate so none can be deleted before the ratings commit.
+   */
+  async findSkillsToRate(
+    organisationId: string,
+    ids: string[],
+    names: string[],
+    manager?: EntityManager,
+  ): Promise<RatedSkill[]> {
+    if (ids.length === 0 && names.length === 0) return [];
+    return this.database.manager(manager).query<RatedSkill[]>(
+      `SELECT s.id, s.name, s.rating_scale_min AS "ratingScaleMin", s.rating_scale_max AS "ratingScaleMax"
+         FROM skills s
+        WHERE s.organisation_id = $1 AND (s.id = ANY ($2::uuid[]) OR lower(s.name) = ANY ($3::text[]))
+          FOR KEY SHARE OF s`,
+      [organisationId, ids, names.map((name) => name.toLowerCase())],
+    );
+  }
+
+  /**
+   * insert for many ratings in one statement: the missing PersonSkills in one multi-row insert, then every
+   * rating. Answers the PersonSkill id of each rating, in order, or null when a PersonSkill a concurrent
+   * transaction created meanwhile is not visible to the statement (insert, one by one, handles that case).
+   */
+  async insertMany(
+    organisationId: string,
+    ratings: (NewRating & { employeeId: string })[],
+    manager?: EntityManager,
+  ): Promise<string[] | null> {
+    if (ratings.length === 0) return [];
+    const pairs = new Map<string, { employeeId: string; skillId: string }>();
+    for (const { employeeId, skillId } of ratings) pairs.set(`${employeeId}/${skillId}`, { employeeId, skillId });
+    const links = [...pairs.values()];
+    const rows = await this.database.manager(manager).query<{ ratingId: string; personSkillId: string }[]>(
+      `WITH pair AS (
+         SELECT * FROM unnest($2::uuid[], $3::uuid[], $4::uuid[]) AS p(id, employee_id, skill_id)
+       ), created AS (
+         INSERT INTO person_skills (id, organisation_id, employee_id, skill_id, created_at)
+         SELECT pair.id, $1, pair.employee_id, pair.skill_id, $5 FROM pair
+         ON CONFLICT (employee_id, skill_id) DO NOTHING
+         RETURNING id, employee_id, skill_id
+       ), existing AS (
+         -- Key-share lock: a concurrent DELETE of the link waits for these ratings.
+         SELECT ps.id, ps.employee_id, ps.skill_id FROM person_skills ps
+           JOIN pair ON ps.employee_id = pair.employee_id AND ps.skill_id = pair.skill_id
+          WHERE ps.organisation_id = $1
+            FOR KEY SHARE OF ps
+       ), link AS (
+         SELECT * FROM created UNION ALL SELECT * FROM existing
+       )
+       INSERT INTO ratings (id, organisation_id, person_skill_id, employee_id, skill_id, score, rating_type, comment,
+                            created_at)
+       SELECT v.id, $1, link.id, v.employee_id, v.skill_id, v.score, v.rating_type, v.comment, v.created_at
+         FROM unnest($6::uuid[], $7::uuid[], $8::uuid[], $9::int[], $10::text[], $11::text[], $12::timestamptz[])
+              AS v(id, employee_id, skill_id, score, rating_type, comment, created_at)
+         JOIN link ON link.employee_id = v.employee_id AND link.skill_id = v.skill_id
+       RETURNING id AS "ratingId", person_skill_id AS "personSkillId"`,
+      [
+        organisationId,
+        links.map(() => newId()),
+        links.map((link) => link.employeeId),
+        links.map((link) => link.skillId),
+        ratings[0].createdAt,
+        ratings.map((rating) => rating.ratingId),
+        ratings.map((rating) => rating.employeeId),
+        ratings.map((rating) => rating.skillId),
+        ratings.map((rating) => rating.score),
+        ratings.map((rating) => rating.ratingType),
+        ratings.map((rating) => rating.comment),
+        ratings.map((rating) => rating.createdAt),
+      ],
+    );
+    if (rows.length !== ratings.length) return null;
+    const personSkillOf = new Map(rows.map((row) => [row.ratingId, row.personSkillId]));
+    return ratings.map((rating) => personSkillOf.get(rating.ratingId)!);
   }
 
   /**
@@ -207,7 +327,7 @@ export class RatingsRepository {
 
   /**
    * The latest rating score of each of the employees on each of the skills, in one query: the (employee,
-   * skill) link is found by its unique index, its newest rating by the latest-rating fragment.
+   * skill) link is found by its unique index, and carries its kept latest score.
    */
   async latestScores(
     organisationId: string,
@@ -218,10 +338,10 @@ export class RatingsRepository {
     const scores: LatestScores = new Map();
     if (employeeIds.length === 0 || skillIds.length === 0) return scores;
     const rows = await this.database.manager(manager).query<{ employeeId: string; skillId: string; score: number }[]>(
-      `SELECT ps.employee_id AS "employeeId", ps.skill_id AS "skillId", latest.score
+      `SELECT ps.employee_id AS "employeeId", ps.skill_id AS "skillId", ps.latest_score AS score
          FROM person_skills ps
-         CROSS JOIN LATERAL (${latestRatingOf('ps', 'r.score')}) latest
-        WHERE ps.organisation_id = $1 AND ps.employee_id = ANY($2::uuid[]) AND ps.skill_id = ANY($3::uuid[])`,
+        WHERE ps.organisation_id = $1 AND ps.employee_id = ANY($2::uuid[]) AND ps.skill_id = ANY($3::uuid[])
+          AND ps.latest_score IS NOT NULL`,
       [organisationId, employeeIds, skillIds],
     );
     for (const { employeeId, skillId, score } of rows) {
@@ -230,6 +350,60 @@ export class RatingsRepository {
       scores.set(employeeId, ofEmployee);
     }
     return scores;
+  }
+
+  /**
+   * One page of the employees linked to the skill, latest score highest first (never rated last), then
+   * employee id, and their exact total; null when the organisation has no such skill. The page walks
+   * person_skills_skill_score_idx in that order, so it reads only the rows it shows (and those the
+   * filters skip); page and total run concurrently outside a transaction.
+   */
+  async findSkillEmployees(
+    organisationId: string,
+    skillId: string,
+    filters: SkillEmployeeFilters,
+    window: PageWindow,
+    manager?: EntityManager,
+  ): Promise<ListRows<SkillEmployeeRecord> | null> {
+    const where = new SqlConditions().and('ps.organisation_id = ?', organisationId).and('ps.skill_id = ?', skillId);
+    if (filters.minScore !== undefined) where.and('ps.latest_score >= ?', filters.minScore);
+    if (filters.isActive !== undefined) {
+      where.and(`EXISTS (SELECT 1 FROM employees f WHERE f.organisation_id = ps.organisation_id
+                  AND f.id = ps.employee_id AND f.left_at IS ${filters.isActive ? '' : 'NOT '}NULL)`);
+    }
+    // The total is counted before the keyset narrows the rows, so it counts the whole list.
+    const counted = window.counted ? where.sql : 'false';
+    const countParameters = where.parameters;
+    if (window.after) afterSkillEmployee(where, window.after);
+    const page = where.page(window.fetch, window.offset);
+    const order = 'ps.latest_score DESC NULLS LAST, ps.employee_id';
+    const [rows, [found]] = await Promise.all([
+      this.database.manager(manager).query<SkillEmployeeRow[]>(
+        `SELECT ${employeeColumns('e')}, ps.id AS "personSkillId", latest.id AS "ratingId", latest.score,
+                latest.rating_type AS "ratingType", latest.comment, latest.created_at AS "ratedAt"
+           FROM (SELECT ps.id, ps.employee_id, ps.latest_rating_id, ps.latest_score
+                   FROM person_skills ps WHERE ${where.sql} ORDER BY ${order} ${page.sql}) ps
+           JOIN employees e ON e.id = ps.employee_id
+           LEFT JOIN LATERAL (${latestRatingOf('ps', 'r.id, r.score, r.rating_type, r.comment, r.created_at')}) latest
+             ON true
+          ORDER BY ${order}`,
+        page.parameters,
+      ),
+      // The count also proves the skill exists: no row when it does not.
+      this.database.manager(manager).query<{ total: number }[]>(
+        `SELECT (SELECT count(*)::int FROM person_skills ps WHERE ${counted}) AS total
+           FROM skills WHERE organisation_id = $1 AND id = $2`,
+        window.counted ? countParameters : [organisationId, skillId],
+      ),
+    ]);
+    if (!found) return null;
+    const records = rows.map(({ personSkillId, ratingId, score, ratingType, comment, ratedAt, ...employee }) => ({
+      employee,
+      personSkillId,
+      latestRating:
+        ratingId === null ? null : { ratingId, score: score!, ratingType: ratingType!, comment, createdAt: ratedAt! },
+    }));
+    return { rows: records, order: SKILL_EMPLOYEE_ORDER, total: window.counted ? found.total : null };
   }
 
   /** The id of the employee's PersonSkill on the skill, locked so no rating slips in before it is deleted. */

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
 import { ListCursors, ListIdentity } from '../common/cursor';
 import { NotFoundError, ValidationError } from '../common/errors';
 import { parseIsoDateTime } from '../common/iso-date-time';
@@ -31,6 +32,7 @@ export class RatingsService {
     employeeId: string,
     skillId: string,
     input: RateSkillDto,
+    transaction?: EntityManager,
   ): Promise<RatingResponse> {
     return this.database.transaction(async (manager) => {
       const found = await this.ratings.findSkillToRate(organisationId, employeeId, skillId, manager);
@@ -55,7 +57,7 @@ export class RatingsService {
       const rating = toRatingResponse({ ...newRating, personSkillId, skillName: skill.name });
       await this.events.publish(manager, organisationId, 'skill.rated', { employeeId, rating }, createdAt);
       return rating;
-    });
+    }, transaction);
   }
 
   /**
@@ -87,7 +89,8 @@ export class RatingsService {
   }
 }
 
-function assertScoreInScale(score: number, skill: RatedSkill): void {
+/** A score outside the skill's scale is 400 naming the range: one rule for single and bulk ratings. */
+export function assertScoreInScale(score: number, skill: RatedSkill): void {
   if (score < skill.ratingScaleMin || score > skill.ratingScaleMax) {
     throw ValidationError.forField(
       'score',

@@ -1,3 +1,4 @@
+import { DiscoveryService } from '@nestjs/core';
 import type { EntityManager } from 'typeorm';
 
 /** What one step of a retention run did. */
@@ -15,5 +16,8 @@ export interface RetentionStep {
   prune(now: Date, manager: EntityManager): Promise<PruneResult>;
 }
 
-/** The steps, in order; RetentionModule lists them. */
-export const RETENTION_STEPS = Symbol('RETENTION_STEPS');
+/**
+ * Marks a provider as a retention step: the job finds every such provider of the app (Nest's discovery), so
+ * a feature adds a step by decorating it in its own module and retention/ imports no feature.
+ */
+export const RegisterRetentionStep = DiscoveryService.createDecorator<void>();

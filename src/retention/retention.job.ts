@@ -1,6 +1,7 @@
-import { BeforeApplicationShutdown, Inject, Injectable, Logger } from '@nestjs/common';
+import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { DiscoveryService } from '@nestjs/core';
 import { Database } from '../database/database';
-import { PruneResult, RETENTION_STEPS, RetentionStep } from './retention-step';
+import { PruneResult, RegisterRetentionStep, RetentionStep } from './retention-step';
 import { RetentionRepository } from './retention.repository';
 
 /** How often an instance prunes; also how late, at most, an expired previous webhook secret is erased. */
@@ -15,16 +16,24 @@ export type RetentionReport = Record<string, PruneResult> | null;
  * server (createApp's `dispatch` option), never by the CLI.
  */
 @Injectable()
-export class RetentionJob implements BeforeApplicationShutdown {
+export class RetentionJob implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(RetentionJob.name);
   private timer?: NodeJS.Timeout;
   private running?: Promise<void>;
+  private steps: RetentionStep[] = [];
 
   constructor(
     private readonly database: Database,
     private readonly retention: RetentionRepository,
-    @Inject(RETENTION_STEPS) private readonly steps: RetentionStep[],
+    private readonly discovery: DiscoveryService,
   ) {}
+
+  /** The steps are every provider marked @RegisterRetentionStep(), found once every module is loaded. */
+  onApplicationBootstrap(): void {
+    this.steps = this.discovery
+      .getProviders({ metadataKey: RegisterRetentionStep.KEY })
+      .map((wrapper) => wrapper.instance as RetentionStep);
+  }
 
   start(): void {
     if (this.timer) return;

@@ -1,15 +1,20 @@
 import { Body, Controller, Delete, Get, HttpStatus, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { EntityManager } from 'typeorm';
 import { OrgId } from '../auth/org-id.decorator';
 import { RequiresScope } from '../auth/scopes';
+import { ApiBulk, BulkResult } from '../common/bulk';
 import { DeletedResponse } from '../common/dto/deleted.response';
 import { ApiEnvelope, ApiErrors } from '../common/openapi/api-envelope.decorators';
 import { Page } from '../common/pagination';
 import { ParseIdPipe } from '../common/uuid';
+import { RequestTransaction } from '../database/request-transaction';
+import { BulkSkillsDto } from './dto/bulk-skills.dto';
 import { CreateSkillDto } from './dto/create-skill.dto';
 import { ListSkillsQuery } from './dto/list-skills.query';
 import { SkillDetailResponse, SkillResponse } from './dto/skill.response';
 import { UpdateSkillDto } from './dto/update-skill.dto';
+import { SkillsBulkService } from './skills-bulk.service';
 import { SkillsService } from './skills.service';
 
 const SkillId = () => Param('id', new ParseIdPipe('Skill'));
@@ -18,7 +23,10 @@ const SkillId = () => Param('id', new ParseIdPipe('Skill'));
 @RequiresScope('read', 'write')
 @Controller('skills')
 export class SkillsController {
-  constructor(private readonly skills: SkillsService) {}
+  constructor(
+    private readonly skills: SkillsService,
+    private readonly bulk: SkillsBulkService,
+  ) {}
 
   @Get()
   @ApiOperation({ summary: 'List skills, oldest first' })
@@ -32,8 +40,53 @@ export class SkillsController {
   @ApiOperation({ summary: 'Create a skill (scale defaults: NUMERIC, 0 to 5)' })
   @ApiEnvelope(SkillResponse, { status: HttpStatus.CREATED })
   @ApiErrors(400, 409)
-  create(@OrgId() organisationId: string, @Body() body: CreateSkillDto): Promise<SkillResponse> {
-    return this.skills.create(organisationId, body);
+  create(
+    @OrgId() organisationId: string,
+    @Body() body: CreateSkillDto,
+    @RequestTransaction() transaction?: EntityManager,
+  ): Promise<SkillResponse> {
+    return this.skills.create(organisationId, body, transaction);
+  }
+
+  @Post('bulk')
+  @ApiOperation({
+    summary: 'Create or change up to 1,000 skills, matched by name case-insensitively; one result per item',
+  })
+  @ApiBulk(BulkSkillsDto, {
+    request: {
+      items: [
+        { name: 'TypeScript', ratingScaleMin: 1, ratingScaleMax: 5 },
+        { name: 'kotlin', description: 'JVM language' },
+        { name: 'Go', ratingScaleMin: 5, ratingScaleMax: 1 },
+      ],
+    },
+    response: {
+      success: true,
+      data: [
+        { index: 0, status: 'created', id: '019a6c1e-7a52-7c3e-9d1a-6b2f0c4d5e6f', error: null },
+        { index: 1, status: 'unchanged', id: '019a6c1e-7a52-7c3e-9d1a-6b2f0c4d5e70', error: null },
+        {
+          index: 2,
+          status: 'failed',
+          id: null,
+          error: {
+            code: 'VALIDATION_ERROR',
+            message: 'ratingScaleMin (5) must not be greater than ratingScaleMax (1)',
+            details: [
+              { field: 'ratingScaleMin', message: 'ratingScaleMin (5) must not be greater than ratingScaleMax (1)' },
+            ],
+          },
+        },
+      ],
+      meta: { created: 1, updated: 0, unchanged: 1, failed: 1 },
+    },
+  })
+  upsertMany(
+    @OrgId() organisationId: string,
+    @Body() body: BulkSkillsDto,
+    @RequestTransaction() transaction?: EntityManager,
+  ): Promise<BulkResult> {
+    return this.bulk.upsert(organisationId, body.items, transaction);
   }
 
   @Get(':id')

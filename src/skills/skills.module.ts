@@ -1,12 +1,13 @@
 import { Module } from '@nestjs/common';
 import { ListCursors } from '../common/cursor';
+import { SkillsBulkService } from './skills-bulk.service';
 import { SkillsController } from './skills.controller';
 import { SkillsRepository } from './skills.repository';
 import { SkillsService } from './skills.service';
 
 @Module({
   controllers: [SkillsController],
-  providers: [SkillsService, SkillsRepository, ListCursors],
-  exports: [SkillsRepository],
+  providers: [SkillsService, SkillsBulkService, SkillsRepository, ListCursors],
+  exports: [SkillsRepository, SkillsBulkService],
 })
 export class SkillsModule {}

@@ -11,7 +11,32 @@ import { Database } from '../database/database';
 import { ListSkillsQuery } from './dto/list-skills.query';
 import { Skill } from './entities/skill.entity';
 
-const UNIQUE_MESSAGES = { skills_name_key: 'A skill with this name already exists' };
+export const SKILL_UNIQUE_MESSAGES = { skills_name_key: 'A skill with this name already exists' };
+
+/** Skills as rows of parameter arrays ($2..$9 in skillArrays' order), for one-statement writes. */
+const UNNEST_SKILLS = `unnest($2::uuid[], $3::text[], $4::text[], $5::int[], $6::int[], $7::text[], $8::timestamptz[],
+         $9::timestamptz[])
+    AS v(id, name, description, rating_scale_min, rating_scale_max, rating_scale_type, created_at, updated_at)`;
+
+/** The no-op rule, in the UPDATE's WHERE so it costs no round trip: the stored row differs from `values`. */
+function differs(table: string, values: string): string {
+  const columns = ['name', 'description', 'rating_scale_min', 'rating_scale_max', 'rating_scale_type'];
+  return `(${columns.map((column) => `${table}.${column}`).join(', ')}) IS DISTINCT FROM ${values}`;
+}
+
+function skillArrays(skills: Skill[]): unknown[][] {
+  const column = <T>(value: (skill: Skill) => T) => skills.map(value);
+  return [
+    column((s) => s.id),
+    column((s) => s.name),
+    column((s) => s.description),
+    column((s) => s.ratingScaleMin),
+    column((s) => s.ratingScaleMax),
+    column((s) => s.ratingScaleType),
+    column((s) => s.createdAt),
+    column((s) => s.updatedAt),
+  ];
+}
 
 /** The skills columns under the Skill entity's property names, so raw rows are Skills (less organisationId). */
 const SKILL_COLUMNS = [
@@ -118,7 +143,7 @@ export class SkillsRepository {
   /** A name the organisation already has (in any case) is 409. */
   async insert(organisationId: string, skill: Omit<Skill, 'organisationId'>, manager?: EntityManager): Promise<void> {
     await mapConstraintErrors(this.database.manager(manager).insert(Skill, { ...skill, organisationId }), {
-      unique: UNIQUE_MESSAGES,
+      unique: SKILL_UNIQUE_MESSAGES,
     });
   }
 
@@ -134,8 +159,7 @@ export class SkillsRepository {
             SET name = $3, description = $4, rating_scale_min = $5, rating_scale_max = $6, rating_scale_type = $7,
                 updated_at = $8
           WHERE organisation_id = $1 AND id = $2
-            AND (name, description, rating_scale_min, rating_scale_max, rating_scale_type)
-                IS DISTINCT FROM ($3::varchar, $4::varchar, $5::integer, $6::integer, $7::varchar)
+            AND ${differs('skills', '($3::varchar, $4::varchar, $5::integer, $6::integer, $7::varchar)')}
           RETURNING id`,
         [
           organisationId,
@@ -148,9 +172,60 @@ export class SkillsRepository {
           updatedAt,
         ],
       ),
-      { unique: UNIQUE_MESSAGES },
+      { unique: SKILL_UNIQUE_MESSAGES },
     );
     return rows.length > 0;
+  }
+
+  /** The organisation's skills with these names (compared lower-case), locked until the transaction ends. */
+  async lockByNames(organisationId: string, names: string[], manager?: EntityManager): Promise<Skill[]> {
+    if (names.length === 0) return [];
+    return this.database
+      .manager(manager)
+      .createQueryBuilder(Skill, 'skill')
+      .where('skill.organisation_id = :organisationId', { organisationId })
+      .andWhere('lower(skill.name) = ANY (:names)', { names: names.map((name) => name.toLowerCase()) })
+      .setLock('pessimistic_write')
+      .getMany();
+  }
+
+  /** insert for many skills in one statement; one duplicate name fails them all (409, as insert). */
+  async insertMany(organisationId: string, skills: Skill[], manager?: EntityManager): Promise<void> {
+    if (skills.length === 0) return;
+    await mapConstraintErrors(
+      this.database.manager(manager).query(
+        `INSERT INTO skills (id, organisation_id, name, description, rating_scale_min, rating_scale_max,
+                             rating_scale_type, created_at, updated_at)
+         SELECT v.id, $1, v.name, v.description, v.rating_scale_min, v.rating_scale_max, v.rating_scale_type,
+                v.created_at, v.updated_at
+           FROM ${UNNEST_SKILLS}`,
+        [organisationId, ...skillArrays(skills)],
+      ),
+      { unique: SKILL_UNIQUE_MESSAGES },
+    );
+  }
+
+  /**
+   * update for many skills in one statement; answers the ids it wrote (not those whose values all equal the
+   * stored ones, by update's rule). One duplicate name fails them all.
+   */
+  async updateMany(organisationId: string, skills: Skill[], manager?: EntityManager): Promise<string[]> {
+    if (skills.length === 0) return [];
+    const [rows] = await mapConstraintErrors(
+      this.database.manager(manager).query<[{ id: string }[], number]>(
+        `UPDATE skills s
+            SET name = v.name, description = v.description, rating_scale_min = v.rating_scale_min,
+                rating_scale_max = v.rating_scale_max, rating_scale_type = v.rating_scale_type,
+                updated_at = v.updated_at
+           FROM ${UNNEST_SKILLS}
+          WHERE s.organisation_id = $1 AND s.id = v.id
+            AND ${differs('s', '(v.name, v.description, v.rating_scale_min, v.rating_scale_max, v.rating_scale_type)')}
+          RETURNING s.id`,
+        [organisationId, ...skillArrays(skills)],
+      ),
+      { unique: SKILL_UNIQUE_MESSAGES },
+    );
+    return rows.map((row) => row.id);
   }
 
   /** A skill something still references (an employee skill) is 409. */

@@ -1,15 +1,15 @@
 import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
 import { ListCursors, ListIdentity } from '../common/cursor';
 import { DeletedResponse } from '../common/dto/deleted.response';
-import { ConflictError, ValidationError } from '../common/errors';
+import { ConflictError } from '../common/errors';
 import { Page } from '../common/pagination';
-import { newId } from '../common/uuid';
 import { Database } from '../database/database';
 import { CreateSkillDto } from './dto/create-skill.dto';
 import { ListSkillsQuery } from './dto/list-skills.query';
 import { SkillDetailResponse, SkillResponse, toSkillResponse } from './dto/skill.response';
 import { UpdateSkillDto } from './dto/update-skill.dto';
-import { Skill } from './entities/skill.entity';
+import { applyChanges, newSkill } from './skill-changes';
 import { SkillsRepository } from './skills.repository';
 
 @Injectable()
@@ -32,31 +32,16 @@ export class SkillsService {
     return { ...toSkillResponse(skill), employeeCount };
   }
 
-  async create(organisationId: string, input: CreateSkillDto): Promise<SkillResponse> {
-    const now = new Date();
-    const skill: Skill = {
-      id: newId(),
-      organisationId,
-      name: input.name,
-      description: input.description ?? null,
-      ratingScaleMin: input.ratingScaleMin ?? 0,
-      ratingScaleMax: input.ratingScaleMax ?? 5,
-      ratingScaleType: input.ratingScaleType ?? 'NUMERIC',
-      createdAt: now,
-      updatedAt: now,
-    };
-    assertScale(skill);
-    await this.skills.insert(organisationId, skill);
+  async create(organisationId: string, input: CreateSkillDto, transaction?: EntityManager): Promise<SkillResponse> {
+    const skill = newSkill(organisationId, input, new Date());
+    await this.skills.insert(organisationId, skill, transaction);
     return toSkillResponse(skill);
   }
 
   async update(organisationId: string, id: string, input: UpdateSkillDto): Promise<SkillResponse> {
     return this.database.transaction(async (manager) => {
       const skill = await this.skills.findForUpdate(organisationId, id, manager);
-      for (const [field, value] of Object.entries(input) as [string, unknown][]) {
-        if (value !== undefined) Object.assign(skill, { [field]: value });
-      }
-      assertScale(skill);
+      applyChanges(skill, input);
       // A PATCH that sends the current values changes nothing, so updatedAt stays.
       const now = new Date();
       if (await this.skills.update(organisationId, skill, now, manager)) skill.updatedAt = now;
@@ -74,14 +59,5 @@ export class SkillsService {
       await this.skills.delete(organisationId, id, manager);
       return { deleted: true };
     });
-  }
-}
-
-function assertScale(skill: Skill): void {
-  if (skill.ratingScaleMin > skill.ratingScaleMax) {
-    throw ValidationError.forField(
-      'ratingScaleMin',
-      `ratingScaleMin (${skill.ratingScaleMin}) must not be greater than ratingScaleMax (${skill.ratingScaleMax})`,
-    );
   }
 }

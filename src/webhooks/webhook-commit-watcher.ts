@@ -1,10 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager, EntitySubscriberInterface, QueryRunner } from 'typeorm';
-import { TransactionCommitEvent } from 'typeorm/subscriber/event/TransactionCommitEvent';
-import { TransactionRollbackEvent } from 'typeorm/subscriber/event/TransactionRollbackEvent';
+import { DataSource, EntityManager } from 'typeorm';
 import { CoalescedSend } from '../common/coalesced-send';
 import { APP_CONFIG, AppConfig } from '../config/config';
+import { Database } from '../database/database';
 import { NOTIFY_DELIVERIES_RECORDED } from './delivery-notification.listener';
 import { WebhookDispatcher } from './webhook-dispatcher';
 
@@ -16,12 +15,12 @@ import { WebhookDispatcher } from './webhook-dispatcher';
  * notification-queue lock at every commit and hold it through the commit's WAL flush, queueing all writes.
  */
 @Injectable()
-export class WebhookCommitWatcher implements EntitySubscriberInterface {
-  private readonly watched = new WeakSet<QueryRunner>();
+export class WebhookCommitWatcher {
   private readonly announce: () => void;
 
   constructor(
     @InjectDataSource() dataSource: DataSource,
+    private readonly database: Database,
     dispatcher: WebhookDispatcher,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
@@ -31,24 +30,10 @@ export class WebhookCommitWatcher implements EntitySubscriberInterface {
     } else {
       this.announce = () => setImmediate(() => dispatcher.nudge());
     }
-    dataSource.subscribers.push(this);
   }
 
-  /** Called by the outbox listener inside the transaction that recorded deliveries. */
+  /** Called inside the transaction that recorded deliveries: announces them once it commits (at once outside one). */
   watch(manager: EntityManager): void {
-    const runner = manager.queryRunner;
-    if (runner?.isTransactionActive) this.watched.add(runner);
-    else this.announce();
-  }
-
-  afterTransactionCommit(event: TransactionCommitEvent): void {
-    // A released savepoint also "commits": wait for the outermost transaction.
-    if (event.queryRunner.isTransactionActive || !this.watched.has(event.queryRunner)) return;
-    this.watched.delete(event.queryRunner);
-    this.announce();
-  }
-
-  afterTransactionRollback(event: TransactionRollbackEvent): void {
-    if (!event.queryRunner.isTransactionActive) this.watched.delete(event.queryRunner);
+    this.database.afterCommit(manager, this.announce);
   }
 }

@@ -4,18 +4,9 @@ import { ListOrder, ListRows, PageWindow, orderByColumns } from '../common/curso
 import { SqlConditions } from '../common/sql-conditions';
 import { newId } from '../common/uuid';
 import { Database } from '../database/database';
+import type { RecordedEvent } from '../events/events.repository';
 import { WebhookDelivery } from './entities/webhook-delivery.entity';
 import { SendResult } from './webhook-sender';
-
-/** An event as the outbox records it: the row GET /events lists and every delivery of it sends. */
-export interface RecordedEvent {
-  id: string;
-  name: string;
-  occurredAt: Date;
-  /** The exact bytes sent and signed: `{"event","timestamp","data"}`. */
-  body: Buffer;
-  createdAt: Date;
-}
 
 /** A delivery taken by a dispatcher, with what it needs to send it. */
 export interface ClaimedDelivery {
@@ -48,12 +39,9 @@ const DELIVERY_COLUMNS = `id, organisation_id AS "organisationId", endpoint_id A
 const uuidV7Sharing = (parameter: string) =>
   `encode(overlay(uuid_send(gen_random_uuid()) PLACING substring(uuid_send(${parameter}::uuid) FROM 1 FOR 8) FROM 1 FOR 8), 'hex')::uuid`;
 
-const INSERT_EVENT = `INSERT INTO events (id, organisation_id, event, occurred_at, body, created_at)
-  VALUES ($2, $1, $3, $4, $5, $6) RETURNING id`;
-
 /**
- * The outbox: events and their deliveries, written inside the change's transaction, claimed and settled by
- * dispatchers. Methods take the organisation first and the EntityManager last; claim and settle span every
+ * The outbox: the deliveries of recorded events (events/ records the events), written inside the change's
+ * transaction, claimed and settled by dispatchers. Methods take the organisation first and the EntityManager last; claim and settle span every
  * organisation, as the dispatcher does.
  */
 @Injectable()
@@ -61,39 +49,69 @@ export class WebhookDeliveriesRepository {
   constructor(private readonly database: Database) {}
 
   /**
-   * Records the event and one pending delivery per endpoint of the organisation subscribed to it, in one
-   * statement, with `manager`: the transaction of the change. The endpoint read holds a key-share lock, so an
-   * endpoint deleted concurrently cannot break the change's commit. Answers the number of deliveries.
+   * Queues one pending delivery of the recorded event `eventId` per endpoint of the organisation subscribed to
+   * it, with `manager`: the transaction of the change. The endpoint read holds a key-share lock, so an endpoint
+   * deleted concurrently cannot break the change's commit. Answers the number of deliveries.
    */
-  async recordEvent(organisationId: string, event: RecordedEvent, manager: EntityManager): Promise<number> {
+  async fanOut(
+    organisationId: string,
+    event: { id: string; name: string; recordedAt: Date },
+    manager: EntityManager,
+  ): Promise<number> {
     const inserted: unknown[] = await this.database.manager(manager).query(
-      `WITH event AS (${INSERT_EVENT})
-       INSERT INTO webhook_deliveries (id, organisation_id, endpoint_id, event_id, event, created_at)
-       SELECT ${uuidV7Sharing('$7')}, $1, endpoint.id, event.id, $3, $6
-         FROM event,
-              (SELECT id FROM webhook_endpoints
+      `INSERT INTO webhook_deliveries (id, organisation_id, endpoint_id, event_id, event, created_at)
+       SELECT ${uuidV7Sharing('$5')}, $1, endpoint.id, $2, $3, $4
+         FROM (SELECT id FROM webhook_endpoints
                 WHERE organisation_id = $1 AND $3 = ANY (events)
                 ORDER BY created_at, id
                   FOR KEY SHARE) endpoint
        RETURNING id`,
-      [organisationId, event.id, event.name, event.occurredAt, event.body, event.createdAt, newId()],
+      [organisationId, event.id, event.name, event.recordedAt, newId()],
     );
     return inserted.length;
   }
 
-  /** Records an event and its one delivery to `endpointId`, already claimed: its caller sends it at once. */
-  async recordClaimed(
+  /**
+   * As fanOut for many recorded events of one transaction (a bulk request), in one statement: one delivery per
+   * event and endpoint subscribed to it, in event order. Answers the number of deliveries.
+   */
+  async fanOutMany(
+    organisationId: string,
+    events: Array<{ id: string; name: string; recordedAt: Date }>,
+    manager: EntityManager,
+  ): Promise<number> {
+    const inserted: unknown[] = await this.database.manager(manager).query(
+      `INSERT INTO webhook_deliveries (id, organisation_id, endpoint_id, event_id, event, created_at)
+       SELECT ${uuidV7Sharing('$5')}, $1, endpoint.id, event.id, event.event, event.created_at
+         FROM unnest($2::uuid[], $3::text[], $4::timestamptz[]) AS event(id, event, created_at)
+         JOIN (SELECT id, events, created_at FROM webhook_endpoints
+                WHERE organisation_id = $1 AND events && $3::text[]
+                  FOR KEY SHARE) endpoint ON event.event = ANY (endpoint.events)
+        ORDER BY event.id, endpoint.created_at, endpoint.id
+       RETURNING id`,
+      [
+        organisationId,
+        events.map((event) => event.id),
+        events.map((event) => event.name),
+        events.map((event) => event.recordedAt),
+        newId(),
+      ],
+    );
+    return inserted.length;
+  }
+
+  /** Records the one delivery of a recorded event to `endpointId`, already claimed: its caller sends it at once. */
+  async insertClaimed(
     organisationId: string,
     endpointId: string,
     event: RecordedEvent,
     manager?: EntityManager,
   ): Promise<WebhookDelivery> {
     const [delivery] = await this.database.manager(manager).query<WebhookDelivery[]>(
-      `WITH event AS (${INSERT_EVENT})
-       INSERT INTO webhook_deliveries (id, organisation_id, endpoint_id, event_id, event, created_at, claimed_at)
-       SELECT $7, $1, $8, event.id, $3, $6, $6 FROM event
+      `INSERT INTO webhook_deliveries (id, organisation_id, endpoint_id, event_id, event, created_at, claimed_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $6)
        RETURNING ${DELIVERY_COLUMNS}`,
-      [organisationId, event.id, event.name, event.occurredAt, event.body, event.createdAt, newId(), endpointId],
+      [newId(), organisationId, endpointId, event.id, event.name, event.createdAt],
     );
     return delivery;
   }
@@ -148,23 +166,25 @@ export class WebhookDeliveriesRepository {
    * dispatcher died mid-send) is taken again.
    */
   async claim(limit: number, now: Date, staleBefore: Date, manager?: EntityManager): Promise<ClaimedDelivery[]> {
-    // For an UPDATE, TypeORM answers [rows, affected count].
-    const [rows]: [ClaimedDelivery[], number] = await this.database.manager(manager).query(
+    // The UPDATE in a WITH: a SELECT's rows are what TypeORM's query() documents answering.
+    const rows: ClaimedDelivery[] = await this.database.manager(manager).query(
       `WITH due AS (
          SELECT id FROM webhook_deliveries
           WHERE outcome IS NULL AND (claimed_at IS NULL OR claimed_at < $2)
           ORDER BY created_at, id
           LIMIT $1
           FOR UPDATE SKIP LOCKED
+       ), claimed AS (
+         UPDATE webhook_deliveries AS delivery
+            SET claimed_at = $3
+           FROM due, webhook_endpoints AS endpoint, events AS event
+          WHERE delivery.id = due.id AND endpoint.id = delivery.endpoint_id AND event.id = delivery.event_id
+         RETURNING delivery.id, delivery.endpoint_id AS "endpointId", delivery.event_id AS "eventId", delivery.event,
+                   event.body, endpoint.url, endpoint.secret_sealed AS "secretSealed",
+                   endpoint.previous_secret_sealed AS "previousSecretSealed",
+                   endpoint.previous_secret_expires_at AS "previousSecretExpiresAt"
        )
-       UPDATE webhook_deliveries AS delivery
-          SET claimed_at = $3
-         FROM due, webhook_endpoints AS endpoint, events AS event
-        WHERE delivery.id = due.id AND endpoint.id = delivery.endpoint_id AND event.id = delivery.event_id
-       RETURNING delivery.id, delivery.endpoint_id AS "endpointId", delivery.event_id AS "eventId", delivery.event,
-                 event.body, endpoint.url, endpoint.secret_sealed AS "secretSealed",
-                 endpoint.previous_secret_sealed AS "previousSecretSealed",
-                 endpoint.previous_secret_expires_at AS "previousSecretExpiresAt"`,
+       SELECT * FROM claimed`,
       [limit, staleBefore, now],
     );
     return rows;

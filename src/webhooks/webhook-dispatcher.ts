@@ -1,4 +1,3 @@
-import { AsyncResource } from 'node:async_hooks';
 import { BeforeApplicationShutdown, Inject, Injectable, Logger } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../config/config';
 import { Metrics } from '../metrics/metrics';
@@ -55,11 +54,6 @@ export class WebhookDispatcher implements BeforeApplicationShutdown {
   private claiming?: Promise<void>;
   private poller?: NodeJS.Timeout;
   private readonly outcomes: OutcomeBatch;
-  /**
-   * The context the dispatcher was made in. Claims run in it, not in that of the request whose commit nudged
-   * them, so they never use a request's (finished) transaction.
-   */
-  private readonly scope = new AsyncResource(WebhookDispatcher.name);
 
   constructor(
     private readonly deliveries: WebhookDeliveriesRepository,
@@ -83,7 +77,7 @@ export class WebhookDispatcher implements BeforeApplicationShutdown {
     switch (this.phase) {
       case 'idle':
         this.phase = 'claiming';
-        this.claiming = this.scope.runInAsyncScope(() => this.claimRounds());
+        this.claiming = this.claimRounds();
         return;
       case 'claiming':
         this.phase = 'claimingAgain';

@@ -18,7 +18,7 @@ const ENDPOINT_COLUMNS = `id, organisation_id AS "organisationId", url, events, 
 
 /**
  * The SQL of webhook endpoints. Every method takes the organisation first and the transaction's
- * EntityManager last (optional: without it, the request's transaction or the pool).
+ * EntityManager last (optional: without it, the pool).
  */
 @Injectable()
 export class WebhookEndpointsRepository {
@@ -93,13 +93,16 @@ export class WebhookEndpointsRepository {
     manager?: EntityManager,
   ): Promise<WebhookEndpoint | null> {
     // The right-hand side of SET reads the row as it was, so previous_secret_sealed takes the old secret.
-    const [rows]: [WebhookEndpoint[], number] = await this.database.manager(manager).query(
-      `UPDATE webhook_endpoints
-          SET previous_secret_sealed = CASE WHEN $4::timestamptz IS NULL THEN NULL ELSE secret_sealed END,
-              previous_secret_expires_at = $4::timestamptz,
-              secret_sealed = $3
-        WHERE organisation_id = $1 AND id = $2
-        RETURNING ${ENDPOINT_COLUMNS}`,
+    const rows: WebhookEndpoint[] = await this.database.manager(manager).query(
+      `WITH rotated AS (
+         UPDATE webhook_endpoints
+            SET previous_secret_sealed = CASE WHEN $4::timestamptz IS NULL THEN NULL ELSE secret_sealed END,
+                previous_secret_expires_at = $4::timestamptz,
+                secret_sealed = $3
+          WHERE organisation_id = $1 AND id = $2
+         RETURNING ${ENDPOINT_COLUMNS}
+       )
+       SELECT * FROM rotated`,
       [organisationId, id, secretSealed, previousUntil],
     );
     return rows[0] ?? null;
@@ -110,11 +113,15 @@ export class WebhookEndpointsRepository {
    * Answers how many endpoints it changed.
    */
   async erasePreviousSecrets(now: Date, manager?: EntityManager): Promise<number> {
-    const [, count]: [unknown[], number] = await this.database.manager(manager).query(
-      `UPDATE webhook_endpoints SET previous_secret_sealed = NULL, previous_secret_expires_at = NULL
-        WHERE previous_secret_expires_at <= $1`,
+    const [{ erased }]: Array<{ erased: number }> = await this.database.manager(manager).query(
+      `WITH erased AS (
+         UPDATE webhook_endpoints SET previous_secret_sealed = NULL, previous_secret_expires_at = NULL
+          WHERE previous_secret_expires_at <= $1
+         RETURNING 1
+       )
+       SELECT count(*)::integer AS erased FROM erased`,
       [now],
     );
-    return count;
+    return erased;
   }
 }

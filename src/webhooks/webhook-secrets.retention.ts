@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import type { PruneResult, RetentionStep } from '../retention/retention-step';
+import { PruneResult, RegisterRetentionStep, RetentionStep } from '../retention/retention-step';
 import { WebhookEndpointsRepository } from './webhook-endpoints.repository';
 
 /** Erases the previous secrets whose rotation overlap has ended (they stopped signing at that moment already). */
+@RegisterRetentionStep()
 @Injectable()
 export class WebhookSecretsRetentionStep implements RetentionStep {
   readonly name = 'previous webhook secrets';

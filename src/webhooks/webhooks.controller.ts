@@ -1,11 +1,13 @@
 import { Body, Controller, Delete, Get, HttpCode, HttpStatus, Param, Post, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { EntityManager } from 'typeorm';
 import { OrgId } from '../auth/org-id.decorator';
 import { RequiresScope } from '../auth/scopes';
 import { DeletedResponse } from '../common/dto/deleted.response';
 import { ApiEnvelope, ApiErrors } from '../common/openapi/api-envelope.decorators';
 import { PaginationQuery } from '../common/pagination';
 import { ParseIdPipe } from '../common/uuid';
+import { RequestTransaction } from '../database/request-transaction';
 import { CreateWebhookDto } from './dto/create-webhook.dto';
 import { RecoverDto, RecoverResponse } from './dto/recover.dto';
 import { RotateSecretDto } from './dto/rotate-secret.dto';
@@ -34,8 +36,12 @@ export class WebhooksController {
   @ApiOperation({ summary: 'Registers an endpoint (at most 25 per organisation)' })
   @ApiEnvelope(WebhookResponse, { status: HttpStatus.CREATED })
   @ApiErrors(400, 409)
-  create(@OrgId() organisationId: string, @Body() body: CreateWebhookDto) {
-    return this.webhooks.create(organisationId, body);
+  create(
+    @OrgId() organisationId: string,
+    @Body() body: CreateWebhookDto,
+    @RequestTransaction() transaction?: EntityManager,
+  ) {
+    return this.webhooks.create(organisationId, body, transaction);
   }
 
   @Delete(':id')
@@ -63,8 +69,8 @@ export class WebhooksController {
   })
   @ApiEnvelope(WebhookDeliveryResponse)
   @ApiErrors(404)
-  test(@OrgId() organisationId: string, @WebhookId() id: string) {
-    return this.webhooks.sendTest(organisationId, id);
+  test(@OrgId() organisationId: string, @WebhookId() id: string, @RequestTransaction() transaction?: EntityManager) {
+    return this.webhooks.sendTest(organisationId, id, transaction);
   }
 
   @Post(':id/deliveries/:deliveryId/redeliver')
@@ -77,8 +83,13 @@ export class WebhooksController {
   })
   @ApiEnvelope(WebhookDeliveryResponse, { status: HttpStatus.ACCEPTED })
   @ApiErrors(404)
-  redeliver(@OrgId() organisationId: string, @WebhookId() id: string, @DeliveryId() deliveryId: string) {
-    return this.webhooks.redeliver(organisationId, id, deliveryId);
+  redeliver(
+    @OrgId() organisationId: string,
+    @WebhookId() id: string,
+    @DeliveryId() deliveryId: string,
+    @RequestTransaction() transaction?: EntityManager,
+  ) {
+    return this.webhooks.redeliver(organisationId, id, deliveryId, transaction);
   }
 
   @Post(':id/recover')
@@ -88,8 +99,13 @@ export class WebhooksController {
   })
   @ApiEnvelope(RecoverResponse, { status: HttpStatus.ACCEPTED })
   @ApiErrors(400, 404)
-  recover(@OrgId() organisationId: string, @WebhookId() id: string, @Body() body: RecoverDto) {
-    return this.webhooks.recover(organisationId, id, body.since);
+  recover(
+    @OrgId() organisationId: string,
+    @WebhookId() id: string,
+    @Body() body: RecoverDto,
+    @RequestTransaction() transaction?: EntityManager,
+  ) {
+    return this.webhooks.recover(organisationId, id, body.since, transaction);
   }
 
   @Post(':id/rotate-secret')
@@ -102,7 +118,12 @@ export class WebhooksController {
   })
   @ApiEnvelope(WebhookResponse)
   @ApiErrors(400, 404)
-  rotateSecret(@OrgId() organisationId: string, @WebhookId() id: string, @Body() body: RotateSecretDto) {
-    return this.webhooks.rotateSecret(organisationId, id, body);
+  rotateSecret(
+    @OrgId() organisationId: string,
+    @WebhookId() id: string,
+    @Body() body: RotateSecretDto,
+    @RequestTransaction() transaction?: EntityManager,
+  ) {
+    return this.webhooks.rotateSecret(organisationId, id, body, transaction);
   }
 }

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
 import { ListCursors, ListIdentity } from '../common/cursor';
 import { DeletedResponse } from '../common/dto/deleted.response';
 import { ConflictError, NotFoundError } from '../common/errors';
@@ -7,6 +8,7 @@ import { Page, PaginationQuery } from '../common/pagination';
 import { mapConstraintErrors } from '../common/postgres-errors';
 import { newId } from '../common/uuid';
 import { Database } from '../database/database';
+import { EventsRepository, WEBHOOK_TEST_EVENT } from '../events/events.repository';
 import { CreateWebhookDto } from './dto/create-webhook.dto';
 import { RecoverResponse } from './dto/recover.dto';
 import { RotateSecretDto } from './dto/rotate-secret.dto';
@@ -16,13 +18,10 @@ import { WebhookEndpoint } from './entities/webhook-endpoint.entity';
 import { WebhookCommitWatcher } from './webhook-commit-watcher';
 import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 import { WebhookEndpointsRepository } from './webhook-endpoints.repository';
-import { recordedEvent } from './webhook-outbox.listener';
 import { WebhookSecrets } from './webhook-secrets';
 import { WebhookSender } from './webhook-sender';
 
 export const MAX_WEBHOOKS_PER_ORGANISATION = 25;
-/** The ping of POST /webhooks/{id}/test: recorded as an event (so it can be redelivered), never in GET /events. */
-export const TEST_EVENT = 'webhook.test';
 
 @Injectable()
 export class WebhooksService {
@@ -30,6 +29,7 @@ export class WebhooksService {
     private readonly database: Database,
     private readonly endpoints: WebhookEndpointsRepository,
     private readonly deliveries: WebhookDeliveriesRepository,
+    private readonly events: EventsRepository,
     private readonly secrets: WebhookSecrets,
     private readonly sender: WebhookSender,
     private readonly commitWatcher: WebhookCommitWatcher,
@@ -40,7 +40,7 @@ export class WebhooksService {
     return (await this.endpoints.list(organisationId)).map(toWebhookResponse);
   }
 
-  async create(organisationId: string, input: CreateWebhookDto): Promise<WebhookResponse> {
+  async create(organisationId: string, input: CreateWebhookDto, transaction?: EntityManager): Promise<WebhookResponse> {
     return this.database.transaction(async (manager) => {
       await this.endpoints.lockForCreation(organisationId, manager);
       if ((await this.endpoints.count(organisationId, manager)) >= MAX_WEBHOOKS_PER_ORGANISATION) {
@@ -60,7 +60,7 @@ export class WebhooksService {
         manager,
       );
       return toWebhookResponse(endpoint);
-    });
+    }, transaction);
   }
 
   async remove(organisationId: string, id: string): Promise<DeletedResponse> {
@@ -81,20 +81,30 @@ export class WebhooksService {
   }
 
   /** Sends a signed `webhook.test` delivery now, records it like any other, and answers with its outcome. */
-  async sendTest(organisationId: string, id: string): Promise<WebhookDeliveryResponse> {
-    const endpoint = await this.findEndpoint(organisationId, id);
-    const event = recordedEvent(TEST_EVENT, new Date(), { webhookId: endpoint.id, url: endpoint.url });
-    const delivery = await this.deliveries.recordClaimed(organisationId, endpoint.id, event);
+  async sendTest(organisationId: string, id: string, transaction?: EntityManager): Promise<WebhookDeliveryResponse> {
+    const endpoint = await this.findEndpoint(organisationId, id, transaction);
+    const { event, delivery } = await this.database.transaction(async (manager) => {
+      const data = { webhookId: endpoint.id, url: endpoint.url };
+      const recorded = await this.events.record(
+        organisationId,
+        { name: WEBHOOK_TEST_EVENT, occurredAt: new Date(), data },
+        manager,
+      );
+      return {
+        event: recorded,
+        delivery: await this.deliveries.insertClaimed(organisationId, endpoint.id, recorded, manager),
+      };
+    }, transaction);
     const result = await this.sender.send({
       deliveryId: delivery.id,
       eventId: event.id,
-      event: TEST_EVENT,
+      event: WEBHOOK_TEST_EVENT,
       url: endpoint.url,
       body: event.body,
       secrets: this.secrets.signingKeys(endpoint.id, endpoint, new Date()),
     });
     const attemptedAt = new Date();
-    await this.deliveries.settleMany([{ id: delivery.id, result, at: attemptedAt }]);
+    await this.deliveries.settleMany([{ id: delivery.id, result, at: attemptedAt }], transaction);
     return toWebhookDeliveryResponse({
       ...delivery,
       outcome: result.outcome,
@@ -106,13 +116,18 @@ export class WebhooksService {
   }
 
   /** Queues the event of one of the endpoint's deliveries again, whatever that delivery's outcome. */
-  async redeliver(organisationId: string, id: string, deliveryId: string): Promise<WebhookDeliveryResponse> {
+  async redeliver(
+    organisationId: string,
+    id: string,
+    deliveryId: string,
+    transaction?: EntityManager,
+  ): Promise<WebhookDeliveryResponse> {
     const delivery = await mapConstraintErrors(
       this.database.transaction(async (manager) => {
         const queued = await this.deliveries.redeliver(organisationId, id, deliveryId, new Date(), manager);
         if (queued) this.commitWatcher.watch(manager);
         return queued;
-      }),
+      }, transaction),
       // Retention removed the event between the read and the insert: it is gone, like the delivery.
       { foreignKey: () => new NotFoundError('Webhook delivery') },
     );
@@ -121,7 +136,12 @@ export class WebhooksService {
   }
 
   /** Queues one redelivery of every event whose latest delivery to the endpoint since `since` failed. */
-  async recover(organisationId: string, id: string, since: string): Promise<RecoverResponse> {
+  async recover(
+    organisationId: string,
+    id: string,
+    since: string,
+    transaction?: EntityManager,
+  ): Promise<RecoverResponse> {
     return this.database.transaction(async (manager) => {
       // Holding the endpoint queues concurrent recoveries of it: the second sees the first's redeliveries.
       if (!(await this.endpoints.findForUpdate(organisationId, id, manager))) throw new NotFoundError('Webhook');
@@ -134,27 +154,33 @@ export class WebhooksService {
       );
       if (queued > 0) this.commitWatcher.watch(manager);
       return { queued };
-    });
+    }, transaction);
   }
 
   /**
    * Replaces the endpoint's secret. With an overlap, the previous one (sealed as it was) also signs
    * webhook-signature until the overlap ends; with none, it is erased at once.
    */
-  async rotateSecret(organisationId: string, id: string, input: RotateSecretDto): Promise<WebhookResponse> {
+  async rotateSecret(
+    organisationId: string,
+    id: string,
+    input: RotateSecretDto,
+    transaction?: EntityManager,
+  ): Promise<WebhookResponse> {
     const previousUntil = input.overlapSeconds > 0 ? new Date(Date.now() + input.overlapSeconds * 1000) : null;
     const endpoint = await this.endpoints.rotateSecret(
       organisationId,
       id,
       this.secrets.seal(input.secret, id),
       previousUntil,
+      transaction,
     );
     if (!endpoint) throw new NotFoundError('Webhook');
     return toWebhookResponse(endpoint);
   }
 
-  private async findEndpoint(organisationId: string, id: string): Promise<WebhookEndpoint> {
-    const endpoint = await this.endpoints.findById(organisationId, id);
+  private async findEndpoint(organisationId: string, id: string, manager?: EntityManager): Promise<WebhookEndpoint> {
+    const endpoint = await this.endpoints.findById(organisationId, id, manager);
     if (!endpoint) throw new NotFoundError('Webhook');
     return endpoint;
   }

@@ -1,6 +1,7 @@
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { Client } from 'pg';
 import { newId } from '../../src/common/uuid';
+import { Database } from '../../src/database/database';
 import { DomainEventName, DomainEvents } from '../../src/events/domain-events';
 import { RetentionJob, RetentionReport } from '../../src/retention/retention.job';
 import { apiClient } from '../support/api-client';
@@ -42,9 +43,11 @@ describe('events feed: GET /events', () => {
 
   /** Publishes a domain event inside a transaction of its own, as the feature services do. */
   const publish = (who: TestTenant, name: DomainEventName, data: object, occurredAt = new Date()) =>
-    dataSourceOf(app).transaction((manager) =>
-      app.get(DomainEvents).publish(manager, who.organisationId, name, data as never, occurredAt),
-    );
+    app
+      .get(Database)
+      .transaction((manager) =>
+        app.get(DomainEvents).publish(manager, who.organisationId, name, data as never, occurredAt),
+      );
 
   const page = async (who: TestTenant, query = ''): Promise<FeedPage> =>
     (await as(who).get(`/events${query}`).expect(200)).body as FeedPage;
@@ -203,7 +206,7 @@ describe('events feed: GET /events', () => {
   it('lists nothing of a change that rolls back', async () => {
     const own = await createTenant(app);
     await expect(
-      dataSourceOf(app).transaction(async (manager) => {
+      app.get(Database).transaction(async (manager) => {
         await app.get(DomainEvents).publish(manager, own.organisationId, 'employee.created', { mark: 'gone' } as never);
         throw new Error('the change fails after its event');
       }),
@@ -255,7 +258,7 @@ describe('events feed: GET /events', () => {
       const slowMayCommit = new Promise<void>((resolve) => (commitSlow = resolve));
       let slowRecorded!: () => void;
       const slowHasRecorded = new Promise<void>((resolve) => (slowRecorded = resolve));
-      const slow = dataSourceOf(app).transaction(async (manager) => {
+      const slow = app.get(Database).transaction(async (manager) => {
         await app.get(DomainEvents).publish(manager, own.organisationId, 'employee.created', { mark: 'slow' } as never);
         slowRecorded();
         await slowMayCommit;
@@ -291,7 +294,7 @@ describe('events feed: GET /events', () => {
           for (let n = 0; n < perWriter; n++) {
             // The event's id (a UUID v7) is made now; the commit comes after a random pause, so transactions
             // commit in another order than their ids, and overlap.
-            await dataSourceOf(writers).transaction(async (manager) => {
+            await writers.get(Database).transaction(async (manager) => {
               await writers
                 .get(DomainEvents)
                 .publish(manager, own.organisationId, 'skill.rated', { mark: `${writer}-${n}` } as never);

@@ -91,6 +91,7 @@ describe('tenancy of employees, skills and ratings', () => {
         }),
     ],
     ['GET /skills/{id}', () => as(stranger).get(`/skills/${skill.id}`)],
+    ['GET /skills/{id}/employees', () => as(stranger).get(`/skills/${skill.id}/employees`)],
     ['PATCH /skills/{id}', () => as(stranger).patch(`/skills/${skill.id}`, { name: 'Hacked' })],
     ['DELETE /skills/{id}', () => as(stranger).del(`/skills/${skill.id}`)],
   ])('%s with the other organisation’s ids answers 404 and emits nothing', async (_case, call) => {

@@ -1,10 +1,10 @@
 import { Body, Controller, Module, Post } from '@nestjs/common';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { DataSource } from 'typeorm';
 import { OrgId } from '../../src/auth/org-id.decorator';
 import { newId } from '../../src/common/uuid';
 import { AppConfig } from '../../src/config/config';
+import { Database } from '../../src/database/database';
 import { DomainEventName, DomainEvents } from '../../src/events/domain-events';
 import { apiClient } from '../support/api-client';
 import { createTenant, createTestApp, dataSourceOf, TestTenant } from '../support/app';
@@ -29,9 +29,9 @@ async function publish(
   data: object,
   occurredAt = new Date(),
 ): Promise<void> {
-  await dataSourceOf(app).transaction((manager) =>
-    app.get(DomainEvents).publish(manager, organisationId, name, data as never, occurredAt),
-  );
+  await app
+    .get(Database)
+    .transaction((manager) => app.get(DomainEvents).publish(manager, organisationId, name, data as never, occurredAt));
 }
 
 /** A test-only API call that emits an event and answers after commit, like any write of the API. */
@@ -40,12 +40,12 @@ async function publish(
 class EmitProbeController {
   constructor(
     private readonly events: DomainEvents,
-    private readonly dataSource: DataSource,
+    private readonly database: Database,
   ) {}
 
   @Post('emit')
   async emit(@OrgId() organisationId: string, @Body() body: { name: DomainEventName; data: object }) {
-    await this.dataSource.transaction((manager) =>
+    await this.database.transaction((manager) =>
       this.events.publish(manager, organisationId, body.name, body.data as never),
     );
     return { emitted: true };
@@ -226,7 +226,7 @@ describe('webhooks: delivery', () => {
     it('records nothing, neither the event nor its deliveries, for a change that rolls back', async () => {
       const endpointId = await register(app, tenant, '/rolled-back', ['employee.created']);
       await expect(
-        dataSourceOf(app).transaction(async (manager) => {
+        app.get(Database).transaction(async (manager) => {
           await app
             .get(DomainEvents)
             .publish(manager, tenant.organisationId, 'employee.created', { id: 'rolled-back' } as never);

@@ -175,6 +175,11 @@ async function main(): Promise<void> {
   check(latest !== null && latest !== undefined && latest.score === 4, 'the latest rating in the detail');
   const skillDetail = await expectData(api.GET('/skills/{id}', { params: { path: { id: skill.id } } }), 200);
   check(skillDetail.data.employeeCount === 1, 'one employee with the skill');
+  const holders = await expectData(
+    api.GET('/skills/{id}/employees', { params: { path: { id: skill.id }, query: { minScore: 4, isActive: 'true' } } }),
+    200,
+  );
+  check(holders.data[0]?.employee.id === employee.id && holders.data[0].latestRating?.score === 4, 'the holder');
   const inUse = await expectError(api.DELETE('/skills/{id}', { params: { path: { id: skill.id } } }), 409);
   check(inUse.error.code === 'CONFLICT', 'CONFLICT for a skill with ratings');
   const unlinked = await expectData(
@@ -200,6 +205,16 @@ async function main(): Promise<void> {
     200,
   );
   check(position.data.replacesPerson === null || typeof position.data.replacesPerson.id === 'string', 'a position');
+  const candidates = await expectData(
+    api.GET('/positions/{id}/candidates', {
+      params: { path: { id: environment('POSITION_ID') }, query: { isActive: 'true', limit: 5 } },
+    }),
+    200,
+  );
+  check(
+    candidates.data.every((candidate) => candidate.skillsGap.length === position.data.requiredSkills.length),
+    'candidates with their skills gap',
+  );
 
   // Webhooks: a receiver that refuses connections, so every attempt fails at once.
   const webhook = await expectData(

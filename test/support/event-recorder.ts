@@ -1,6 +1,7 @@
 import { INestApplication } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
-import type { DomainEvent, DomainEventName } from '../../src/events/domain-events';
+import { Database } from '../../src/database/database';
+import type { DomainEvent, DomainEventBatch, DomainEventName } from '../../src/events/domain-events';
 
 export interface RecordedEvent {
   name: DomainEventName;
@@ -18,24 +19,30 @@ export interface RecordedEvent {
  */
 export class EventRecorder {
   private readonly byOrganisation = new Map<string, RecordedEvent[]>();
-  private readonly listener = (_name: string | string[], event: DomainEvent) => {
+  private readonly listener = (_name: string | string[], event: DomainEvent | DomainEventBatch) => {
     if (!event || typeof event !== 'object' || !('organisationId' in event)) return;
     const recorded = this.byOrganisation.get(event.organisationId) ?? [];
-    recorded.push({
-      name: event.name,
-      data: JSON.parse(JSON.stringify(event.data)),
-      occurredAt: event.occurredAt.toISOString(),
-      inTransaction: event.manager.queryRunner?.isTransactionActive === true,
-    });
+    // A batch (publishMany) is its events, in order.
+    for (const { name, data, occurredAt } of 'events' in event ? event.events : [event]) {
+      recorded.push({
+        name,
+        data: JSON.parse(JSON.stringify(data)),
+        occurredAt: occurredAt.toISOString(),
+        inTransaction: this.database.inTransaction(event.manager),
+      });
+    }
     this.byOrganisation.set(event.organisationId, recorded);
   };
 
-  private constructor(private readonly emitter: EventEmitter2) {
+  private constructor(
+    private readonly emitter: EventEmitter2,
+    private readonly database: Database,
+  ) {
     emitter.onAny(this.listener);
   }
 
   static attach(app: INestApplication): EventRecorder {
-    return new EventRecorder(app.get(EventEmitter2));
+    return new EventRecorder(app.get(EventEmitter2), app.get(Database));
   }
 
   /** The events of one organisation, oldest first. */

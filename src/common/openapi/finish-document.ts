@@ -10,7 +10,6 @@ import type {
   TagObject,
 } from '@nestjs/swagger';
 import { getSchemaPath } from '@nestjs/swagger';
-import { requiredScope, SCOPE_RULE_EXTENSION, ScopeRule } from '../../auth/scopes';
 import { ErrorEnvelope } from './envelope.schemas';
 import { SERVICE_SCHEMAS, servicePaths } from './service-paths';
 import {
@@ -27,6 +26,12 @@ import {
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
 type Method = (typeof METHODS)[number];
+
+/**
+ * The scope a secured operation needs (auth/scopes.ts's operationScope): passed in, since auth/ builds on
+ * common/ and common/ must not import it back.
+ */
+export type ScopeOf = (method: string, operation: OperationObject) => string | null;
 
 const TAG_DESCRIPTIONS: Record<string, string> = {
   Employees: 'The people of the organisation; deactivation is a soft delete.',
@@ -53,7 +58,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
  * - request bodies show their defaults in the description, not as `default`, which generators read as
  *   "always present".
  */
-export function finishDocument(scanned: OpenAPIObject, apiPrefix: string): OpenAPIObject {
+export function finishDocument(scanned: OpenAPIObject, apiPrefix: string, scopeOf: ScopeOf): OpenAPIObject {
   // A copy, since the scanned schemas may share objects with the decorators' metadata, which other apps
   // read; as JSON, which is all a document is.
   const document = JSON.parse(JSON.stringify(scanned)) as OpenAPIObject;
@@ -68,7 +73,7 @@ export function finishDocument(scanned: OpenAPIObject, apiPrefix: string): OpenA
   for (const item of Object.values(apiPaths)) {
     for (const method of METHODS) {
       const operation = item[method];
-      if (operation) describeApiOperation(method, operation);
+      if (operation) describeApiOperation(method, operation, scopeOf);
     }
   }
   const schemas = { ...(document.components?.schemas ?? {}), ...SERVICE_SCHEMAS } as Record<string, SchemaObject>;
@@ -107,7 +112,7 @@ function errorResponseHeaders(status: number): HeaderUse[] {
   return ['X-Request-Id', ...API_RESPONSE_HEADERS.slice(1).map((name) => ({ name, sentWhen }))];
 }
 
-function describeApiOperation(method: Method, operation: OperationObject): void {
+function describeApiOperation(method: Method, operation: OperationObject, scopeOf: ScopeOf): void {
   const secured = operation.security?.length !== 0;
   const hasBody = method === 'post' || method === 'put' || method === 'patch';
   const parameters = (operation.parameters ?? []) as ParameterObject[];
@@ -145,16 +150,6 @@ function describeApiOperation(method: Method, operation: OperationObject): void 
         status < 400 ? described(method, status, operation.responses[status]) : errorResponseRef(status),
       ]),
   );
-}
-
-/** The scope a secured operation needs, from its route's @RequiresScope (or @NoScopeRequired). */
-function scopeOf(method: Method, operation: OperationObject): string | null {
-  const extensions = operation as OperationObject & Record<string, unknown>;
-  const rule = extensions[SCOPE_RULE_EXTENSION] as ScopeRule | undefined;
-  if (!rule)
-    throw new Error(`${method.toUpperCase()} ${operation.operationId} needs @RequiresScope or @NoScopeRequired`);
-  delete extensions[SCOPE_RULE_EXTENSION];
-  return requiredScope(rule, method);
 }
 
 /** A success with its headers, and the status's reason phrase where the route gave no description. */

@@ -8,8 +8,10 @@ import { IdempotencyKeys1763763100000 } from './1763763100000-idempotency-keys';
 import { UpdatedSinceIndexes1763763150000 } from './1763763150000-updated-since-indexes';
 import { EmployeeCountSlots1763763200000 } from './1763763200000-employee-count-slots';
 import { EmployeeSearch1763763300000 } from './1763763300000-employee-search';
+import { IdempotencyClaim1763763400000 } from './1763763400000-idempotency-claim';
 import { EmployeeSearchUpdatedIndex1763763500000 } from './1763763500000-employee-search-updated-index';
 import { ApiKeyScopes1763763600000 } from './1763763600000-api-key-scopes';
+import { KeptLatestRating1763763800000 } from './1763763800000-kept-latest-rating';
 
 /** Every migration in order; listed rather than globbed so ts-node, Jest and dist load the same set. */
 export const MIGRATIONS = [
@@ -23,6 +25,8 @@ export const MIGRATIONS = [
   UpdatedSinceIndexes1763763150000,
   EmployeeCountSlots1763763200000,
   EmployeeSearch1763763300000,
+  IdempotencyClaim1763763400000,
   EmployeeSearchUpdatedIndex1763763500000,
   ApiKeyScopes1763763600000,
+  KeptLatestRating1763763800000,
 ];

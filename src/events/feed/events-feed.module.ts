@@ -1,12 +1,12 @@
 import { Module } from '@nestjs/common';
+import { EventsModule } from '../events.module';
 import { EventsFeedService } from './events-feed.service';
 import { EventsController } from './events.controller';
-import { EventsRepository } from './events.repository';
 
-/** GET /events: the events the webhooks outbox records, read back in commit-safe order. */
+/** GET /events: the event store's events, read back in commit-safe order. */
 @Module({
+  imports: [EventsModule],
   controllers: [EventsController],
-  providers: [EventsRepository, EventsFeedService],
-  exports: [EventsRepository],
+  providers: [EventsFeedService],
 })
 export class EventsFeedModule {}

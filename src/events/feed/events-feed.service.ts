@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { ValidationError } from '../../common/errors';
 import { Page } from '../../common/pagination';
+import { EventsRepository } from '../events.repository';
 import { EventResponse, toEventResponse } from './dto/event.response';
 import { ListEventsQuery } from './dto/list-events.query';
-import { EventsRepository } from './events.repository';
 
 @Injectable()
 export class EventsFeedService {

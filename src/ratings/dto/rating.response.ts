@@ -45,12 +45,15 @@ export class PersonSkillResponse {
 /** A rating as the ratings repository reads it. */
 export type RatingRecord = Omit<RatingResponse, 'createdAt'> & { createdAt: Date };
 
+/** A latest rating as the ratings repository reads it. */
+export type LatestRatingRecord = Omit<PersonSkillLatestRatingResponse, 'createdAt'> & { createdAt: Date };
+
 /** A person skill with its latest rating, as the ratings repository reads it. */
 export interface PersonSkillRecord {
   personSkillId: string;
   skillId: string;
   skillName: string;
-  latestRating: (Omit<PersonSkillLatestRatingResponse, 'createdAt'> & { createdAt: Date }) | null;
+  latestRating: LatestRatingRecord | null;
 }
 
 export function toRatingResponse(rating: RatingRecord): RatingResponse {
@@ -76,14 +79,22 @@ export function toPersonSkillResponse({
     personSkillId,
     skillId,
     skillName,
-    latestRating: latestRating && {
+    latestRating: toLatestRatingResponse(latestRating),
+  };
+}
+
+export function toLatestRatingResponse(
+  latestRating: LatestRatingRecord | null,
+): PersonSkillLatestRatingResponse | null {
+  return (
+    latestRating && {
       ratingId: latestRating.ratingId,
       score: latestRating.score,
       ratingType: latestRating.ratingType,
       comment: latestRating.comment,
       createdAt: latestRating.createdAt.toISOString(),
-    },
-  };
+    }
+  );
 }
 
 /** The PersonSkill as a rating just added to it leaves it: that rating is its latest. */

@@ -17,4 +17,14 @@ export class PersonSkill {
 
   @Column({ name: 'created_at', type: 'timestamptz', precision: 3 })
   createdAt: Date;
+
+  // The latest rating, kept by a trigger on ratings (migration 1763763800000): never written from here.
+  @Column({ name: 'latest_rating_id', type: 'uuid', nullable: true, insert: false, update: false })
+  latestRatingId: string | null;
+
+  @Column({ name: 'latest_score', type: 'integer', nullable: true, insert: false, update: false })
+  latestScore: number | null;
+
+  @Column({ name: 'latest_rated_at', type: 'timestamptz', precision: 3, nullable: true, insert: false, update: false })
+  latestRatedAt: Date | null;
 }

@@ -1,8 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsUUID, Max, Min } from 'class-validator';
-import { MAX_PAGE_SIZE } from '../../../common/pagination';
-import { toIntegerIfDigits } from '../../../common/query-transforms';
+import { IsIn, IsOptional, IsUUID } from 'class-validator';
+import { DEFAULT_PAGE_SIZE, PageLimit } from '../../../common/pagination';
 import { DOMAIN_EVENT_NAMES, DomainEventName } from '../../domain-events';
 
 export class ListEventsQuery {
@@ -15,12 +13,8 @@ export class ListEventsQuery {
   @IsUUID('all')
   after?: string;
 
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: MAX_PAGE_SIZE, default: 20 })
-  @Transform(({ value }) => toIntegerIfDigits(value))
-  @IsInt()
-  @Min(1)
-  @Max(MAX_PAGE_SIZE)
-  limit: number = 20;
+  @PageLimit()
+  limit: number = DEFAULT_PAGE_SIZE;
 
   @ApiPropertyOptional({ enum: DOMAIN_EVENT_NAMES, description: 'Only events of this name' })
   @IsOptional()

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { APP_CONFIG, AppConfig } from '../../config/config';
-import type { PruneResult, RetentionStep } from '../../retention/retention-step';
+import { APP_CONFIG, AppConfig } from '../config/config';
+import { PruneResult, RegisterRetentionStep, RetentionStep } from '../retention/retention-step';
 import { EventsRepository } from './events.repository';
 
 /** Events deleted per run at most, so one transaction stays short; the job runs again while more are due. */
@@ -12,6 +12,7 @@ const DAY_MS = 86_400_000;
  * Deletes events recorded more than EVENT_RETENTION_DAYS ago, with all their deliveries: a pending one among
  * them (no dispatcher ran for that long) is dropped, not sent.
  */
+@RegisterRetentionStep()
 @Injectable()
 export class EventsRetentionStep implements RetentionStep {
   readonly name = 'events';

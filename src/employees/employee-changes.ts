@@ -1,0 +1,42 @@
+import { toDateOrNull } from '../common/iso-date-time';
+import { newId } from '../common/uuid';
+import { CreateEmployeeDto } from './dto/create-employee.dto';
+import { UpdateEmployeeDto } from './dto/update-employee.dto';
+import { Employee } from './entities/employee.entity';
+
+/** The employee a POST /employees body (or a bulk item that matches none) creates, with its defaults. */
+export function newEmployee(organisationId: string, input: CreateEmployeeDto, now: Date): Employee {
+  return {
+    id: newId(),
+    organisationId,
+    personnelNumber: input.personnelNumber,
+    firstName: input.firstName,
+    lastName: input.lastName,
+    businessEmail: input.businessEmail,
+    title: input.title ?? null,
+    gender: input.gender ?? null,
+    departmentId: input.departmentId ?? null,
+    hiredAt: toDateOrNull(input.hiredAt) ?? null,
+    leftAt: null,
+    isHRTeamMember: input.isHRTeamMember ?? false,
+    createdAt: now,
+    updatedAt: now,
+  };
+}
+
+/** Copies the supplied fields of a PATCH onto the employee; absent (undefined) fields keep their value. */
+export function applyChanges(employee: Employee, input: UpdateEmployeeDto): void {
+  const { hiredAt, leftAt, ...plainFields } = input;
+  for (const [field, value] of Object.entries(plainFields)) {
+    if (value !== undefined) Object.assign(employee, { [field]: value });
+  }
+  if (hiredAt !== undefined) employee.hiredAt = toDateOrNull(hiredAt) ?? null;
+  if (leftAt !== undefined) employee.leftAt = toDateOrNull(leftAt) ?? null;
+}
+
+/** The events of an applied change, as PATCH emits them: employee.updated, then employee.deactivated when it deactivates. */
+export function updateEventNames(before: Employee, after: Employee): ('employee.updated' | 'employee.deactivated')[] {
+  return before.leftAt === null && after.leftAt !== null
+    ? ['employee.updated', 'employee.deactivated']
+    : ['employee.updated'];
+}

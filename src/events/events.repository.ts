@@ -1,0 +1,141 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { SqlConditions } from '../common/sql-conditions';
+import { newId } from '../common/uuid';
+import { Database } from '../database/database';
+
+/** The ping of POST /webhooks/{id}/test: recorded as an event (so it can be redelivered), never listed. */
+export const WEBHOOK_TEST_EVENT = 'webhook.test';
+
+/** What happened, as its producer says it. A new field of every event (actor, requestId, …) goes here. */
+export interface NewEvent {
+  name: string;
+  occurredAt: Date;
+  data: unknown;
+}
+
+/** An event as stored: the row GET /events lists and every webhook delivery of it sends. */
+export interface RecordedEvent {
+  id: string;
+  name: string;
+  /** The exact bytes sent and signed: `{"event","timestamp","data"}`. */
+  body: Buffer;
+  /** When it was recorded: the age retention goes by. */
+  createdAt: Date;
+}
+
+/** Where a reader stands in the feed: the order is (txid, id). */
+export interface EventCursor {
+  /** The writing transaction's id (xid8), as text: it exceeds what a JavaScript number holds exactly. */
+  txid: string;
+  id: string;
+}
+
+export interface StoredEvent {
+  id: string;
+  body: Buffer;
+}
+
+export interface EventsPageQuery {
+  after?: EventCursor;
+  event?: string;
+  limit: number;
+}
+
+/** The body of an event, built in this one place from the event, so the feed and every delivery agree. */
+function eventBody(event: NewEvent): Buffer {
+  const { name, occurredAt, data } = event;
+  return Buffer.from(JSON.stringify({ event: name, timestamp: occurredAt.toISOString(), data }), 'utf8');
+}
+
+/**
+ * The event store (the `events` table): records events, reads them back for the feed, prunes them. Methods
+ * take the organisation first and the EntityManager last; pruning spans every organisation.
+ */
+@Injectable()
+export class EventsRepository {
+  constructor(private readonly database: Database) {}
+
+  /** Records `event` with a new id, with `manager`: the transaction of the change it tells of. */
+  async record(organisationId: string, event: NewEvent, manager?: EntityManager): Promise<RecordedEvent> {
+    const recorded: RecordedEvent = { id: newId(), name: event.name, body: eventBody(event), createdAt: new Date() };
+    await this.database
+      .manager(manager)
+      .query(
+        `INSERT INTO events (id, organisation_id, event, occurred_at, body, created_at) VALUES ($1, $2, $3, $4, $5, $6)`,
+        [recorded.id, organisationId, event.name, event.occurredAt, recorded.body, recorded.createdAt],
+      );
+    return recorded;
+  }
+
+  /** Records `events` in one statement, in order, each with a new id; as record for each. */
+  async recordMany(organisationId: string, events: NewEvent[], manager?: EntityManager): Promise<RecordedEvent[]> {
+    const createdAt = new Date();
+    const recorded = events.map((event) => ({ id: newId(), name: event.name, body: eventBody(event), createdAt }));
+    await this.database.manager(manager).query(
+      `INSERT INTO events (id, organisation_id, event, occurred_at, body, created_at)
+       SELECT id, $1, event, occurred_at, body, $6
+         FROM unnest($2::uuid[], $3::text[], $4::timestamptz[], $5::bytea[]) AS v(id, event, occurred_at, body)`,
+      [
+        organisationId,
+        recorded.map((event) => event.id),
+        recorded.map((event) => event.name),
+        events.map((event) => event.occurredAt),
+        recorded.map((event) => event.body),
+        createdAt,
+      ],
+    );
+    return recorded;
+  }
+
+  /** The position of a listed event of the organisation; null when it has no such event (any more). */
+  async findCursor(organisationId: string, id: string, manager?: EntityManager): Promise<EventCursor | null> {
+    const rows: EventCursor[] = await this.database
+      .manager(manager)
+      .query(`SELECT txid::text AS txid, id FROM events WHERE organisation_id = $1 AND id = $2 AND event <> $3`, [
+        organisationId,
+        id,
+        WEBHOOK_TEST_EVENT,
+      ]);
+    return rows[0] ?? null;
+  }
+
+  /**
+   * Up to `limit` events after the cursor in (txid, id) order, among those written by transactions older than
+   * every transaction still running (pg_snapshot_xmin): all of those have ended, so an event that becomes
+   * visible later always has a larger txid than any listed now, and a reader paging with `after` misses none.
+   */
+  async list(organisationId: string, query: EventsPageQuery, manager?: EntityManager): Promise<StoredEvent[]> {
+    const where = new SqlConditions()
+      .and('organisation_id = ?', organisationId)
+      .and('event <> ?', WEBHOOK_TEST_EVENT)
+      .and('txid < pg_snapshot_xmin(pg_current_snapshot())');
+    if (query.event !== undefined) where.and('event = ?', query.event);
+    if (query.after !== undefined) where.and('(txid, id) > (?::xid8, ?::uuid)', query.after.txid, query.after.id);
+    const parameters = [...where.parameters, query.limit];
+    return this.database
+      .manager(manager)
+      .query(
+        `SELECT id, body FROM events WHERE ${where.sql} ORDER BY txid, id LIMIT $${parameters.length}`,
+        parameters,
+      );
+  }
+
+  /**
+   * Retention, across every organisation: deletes up to `limit` of the events recorded before `cutoff`, oldest
+   * first, with all their deliveries (the foreign key cascades). Answers how many events it deleted.
+   */
+  async deleteRecordedBefore(cutoff: Date, limit: number, manager?: EntityManager): Promise<number> {
+    const [{ removed }]: Array<{ removed: number }> = await this.database.manager(manager).query(
+      // = ANY (ARRAY(…)) looks the batch up by primary key; IN (SELECT …) would hash-join a scan of the table.
+      `WITH removed AS (
+         DELETE FROM events
+          WHERE id = ANY (ARRAY(SELECT id FROM events WHERE created_at < $1 ORDER BY created_at LIMIT $2))
+         RETURNING 1
+       )
+       SELECT count(*)::integer AS removed FROM removed`,
+      [cutoff, limit],
+    );
+    return removed;
+  }
+}

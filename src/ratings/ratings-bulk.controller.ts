@@ -1,0 +1,54 @@
+import { Body, Controller, Post } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { EntityManager } from 'typeorm';
+import { OrgId } from '../auth/org-id.decorator';
+import { RequiresScope } from '../auth/scopes';
+import { ApiBulk, BulkResult } from '../common/bulk';
+import { RequestTransaction } from '../database/request-transaction';
+import { BulkRatingsDto } from './dto/bulk-ratings.dto';
+import { RatingsBulkService } from './ratings-bulk.service';
+
+@ApiTags('Ratings')
+@RequiresScope('read', 'write')
+@Controller('ratings')
+export class RatingsBulkController {
+  constructor(private readonly bulk: RatingsBulkService) {}
+
+  @Post('bulk')
+  @ApiOperation({
+    summary:
+      'Add up to 1,000 ratings, each naming its employee (id or personnelNumber) and skill (id or name); ' +
+      'one result per item (emits skill.rated for each, in item order)',
+  })
+  @ApiBulk(BulkRatingsDto, {
+    request: {
+      items: [
+        { personnelNumber: 'P-001', skillName: 'TypeScript', score: 4, ratingType: 'MANAGER_EVALUATION' },
+        {
+          employeeId: '019a6c1e-7a52-7c3e-9d1a-6b2f0c4d5e70',
+          skillId: '019a6c1e-7a52-7c3e-9d1a-6b2f0c4d5e71',
+          score: 3,
+          ratingType: 'SELF_ASSESMENT',
+          comment: 'after the course',
+        },
+        { personnelNumber: 'P-404', skillName: 'TypeScript', score: 2, ratingType: 'LLM_RATING' },
+      ],
+    },
+    response: {
+      success: true,
+      data: [
+        { index: 0, status: 'created', id: '019a6c1e-7a52-7c3e-9d1a-6b2f0c4d5e80', error: null },
+        { index: 1, status: 'created', id: '019a6c1e-7a52-7c3e-9d1a-6b2f0c4d5e81', error: null },
+        { index: 2, status: 'failed', id: null, error: { code: 'NOT_FOUND', message: 'Employee not found' } },
+      ],
+      meta: { created: 2, updated: 0, unchanged: 0, failed: 1 },
+    },
+  })
+  create(
+    @OrgId() organisationId: string,
+    @Body() body: BulkRatingsDto,
+    @RequestTransaction() transaction?: EntityManager,
+  ): Promise<BulkResult> {
+    return this.bulk.create(organisationId, body.items, transaction);
+  }
+}

@@ -1,0 +1,159 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { BulkItemOutcome, BulkResult, failItemOn, inSavepoint, validateItem } from '../common/bulk';
+import { NotFoundError } from '../common/errors';
+import { isUuid, newId } from '../common/uuid';
+import { Database } from '../database/database';
+import { EmployeesRepository } from '../employees/employees.repository';
+import { DomainEvents } from '../events/domain-events';
+import { assertOneReferenceEach, BulkRatingItemDto } from './dto/bulk-ratings.dto';
+import { toRatingResponse } from './dto/rating.response';
+import { NewRating, RatedSkill, RatingsRepository } from './ratings.repository';
+import { assertScoreInScale } from './ratings.service';
+
+/** A valid item's rating, before it is written. */
+interface PlannedRating {
+  outcome: BulkItemOutcome;
+  employeeId: string;
+  skill: RatedSkill;
+  rating: NewRating;
+}
+
+/** The employees and skills the items name, found in one query each. */
+interface References {
+  employeeById: Map<string, string>;
+  employeeByNumber: Map<string, string>;
+  skillById: Map<string, RatedSkill>;
+  skillByName: Map<string, RatedSkill>;
+}
+
+/**
+ * POST /ratings/bulk: each item is a POST /employees/{id}/ratings naming its employee (id or personnelNumber)
+ * and skill (id or name), checked by the same DTO and rules, written in one transaction: the ratings and their
+ * missing PersonSkills in one statement, then their skill.rated events in item order.
+ */
+@Injectable()
+export class RatingsBulkService {
+  constructor(
+    private readonly database: Database,
+    private readonly ratings: RatingsRepository,
+    private readonly employees: EmployeesRepository,
+    private readonly events: DomainEvents,
+  ) {}
+
+  async create(organisationId: string, items: unknown[], transaction?: EntityManager): Promise<BulkResult> {
+    const outcomes = items.map((_item, index) => new BulkItemOutcome(index));
+    await this.database.transaction(async (manager) => {
+      const inputs = items.map((item, index) => {
+        try {
+          const input = validateItem(BulkRatingItemDto, item);
+          assertOneReferenceEach(input);
+          return input;
+        } catch (error) {
+          failItemOn(outcomes[index], error);
+          return null;
+        }
+      });
+      const references = await this.findReferences(organisationId, inputs, manager);
+      const planned = this.plan(inputs, outcomes, references);
+      const written = await this.write(organisationId, planned, manager);
+      await this.events.publishMany(
+        manager,
+        organisationId,
+        written.map(({ employeeId, rating, skill, personSkillId }) => ({
+          name: 'skill.rated',
+          data: { employeeId, rating: toRatingResponse({ ...rating, personSkillId, skillName: skill.name }) },
+          occurredAt: rating.createdAt,
+        })),
+      );
+    }, transaction);
+    return new BulkResult(outcomes.map((outcome) => outcome.toResponse()));
+  }
+
+  private async findReferences(
+    organisationId: string,
+    inputs: (BulkRatingItemDto | null)[],
+    manager: EntityManager,
+  ): Promise<References> {
+    const valid = inputs.filter((input) => input !== null);
+    // A malformed id names nothing, as in a path: the item is 404 without a query.
+    const employeeIds = valid.map((input) => input.employeeId).filter(isUuid);
+    const numbers = valid.map((input) => input.personnelNumber).filter((number) => number !== undefined);
+    const skillIds = valid.map((input) => input.skillId).filter(isUuid);
+    const names = valid.map((input) => input.skillName).filter((name) => name !== undefined);
+    const employees = await this.employees.findReferences(organisationId, lowerCased(employeeIds), numbers, manager);
+    const skills = await this.ratings.findSkillsToRate(organisationId, lowerCased(skillIds), names, manager);
+    return {
+      employeeById: new Map(employees.map((employee) => [employee.id, employee.id])),
+      employeeByNumber: new Map(employees.map((employee) => [employee.personnelNumber, employee.id])),
+      skillById: new Map(skills.map((skill) => [skill.id, skill])),
+      skillByName: new Map(skills.map((skill) => [skill.name.toLowerCase(), skill])),
+    };
+  }
+
+  /** As the single endpoint: an unknown employee is reported before an unknown skill, then the scale. */
+  private plan(inputs: (BulkRatingItemDto | null)[], outcomes: BulkItemOutcome[], found: References): PlannedRating[] {
+    const planned: PlannedRating[] = [];
+    const createdAt = new Date();
+    for (const [index, input] of inputs.entries()) {
+      if (input === null) continue;
+      const outcome = outcomes[index];
+      try {
+        const employeeId =
+          input.employeeId !== undefined
+            ? found.employeeById.get(input.employeeId.toLowerCase())
+            : found.employeeByNumber.get(input.personnelNumber!);
+        if (employeeId === undefined) throw new NotFoundError('Employee');
+        const skill =
+          input.skillId !== undefined
+            ? found.skillById.get(input.skillId.toLowerCase())
+            : found.skillByName.get(input.skillName!.toLowerCase());
+        if (skill === undefined) throw new NotFoundError('Skill');
+        assertScoreInScale(input.score, skill);
+        const rating: NewRating = {
+          ratingId: newId(),
+          skillId: skill.id,
+          score: input.score,
+          ratingType: input.ratingType,
+          comment: input.comment ?? null,
+          createdAt,
+        };
+        planned.push({ outcome, employeeId, skill, rating });
+      } catch (error) {
+        failItemOn(outcome, error);
+      }
+    }
+    return planned;
+  }
+
+  /**
+   * One statement for all; should it miss a PersonSkill a concurrent request created meanwhile, the ratings go
+   * one by one through insert, which handles that. Answers each written rating with its PersonSkill.
+   */
+  private async write(organisationId: string, planned: PlannedRating[], manager: EntityManager) {
+    const rows = planned.map(({ employeeId, rating }) => ({ ...rating, employeeId }));
+    const personSkillIds = await inSavepoint(manager, async () => {
+      const ids = await this.ratings.insertMany(organisationId, rows, manager);
+      if (ids === null) throw new ConcurrentLinkError();
+      return ids;
+    }).catch(async (error: unknown) => {
+      if (!(error instanceof ConcurrentLinkError)) throw error;
+      const ids: string[] = [];
+      for (const { employeeId, rating } of planned) {
+        ids.push(await this.ratings.insert(organisationId, employeeId, rating, manager));
+      }
+      return ids;
+    });
+    return planned.map((item, index) => {
+      item.outcome.succeed('created', item.rating.ratingId);
+      return { ...item, personSkillId: personSkillIds[index] };
+    });
+  }
+}
+
+/** The set-based insert met a PersonSkill it could not see; the ratings are written one by one instead. */
+class ConcurrentLinkError extends Error {}
+
+function lowerCased(ids: string[]): string[] {
+  return ids.map((id) => id.toLowerCase());
+}

@@ -1,0 +1,32 @@
+import { Injectable } from '@nestjs/common';
+import { ListCursors, ListIdentity } from '../common/cursor';
+import { NotFoundError } from '../common/errors';
+import { Page } from '../common/pagination';
+import { ListSkillEmployeesQuery } from './dto/list-skill-employees.query';
+import { SkillEmployeeResponse, toSkillEmployeeResponse } from './dto/skill-employee.response';
+import { RatingsRepository } from './ratings.repository';
+
+@Injectable()
+export class SkillEmployeesService {
+  constructor(
+    private readonly ratings: RatingsRepository,
+    private readonly cursors: ListCursors,
+  ) {}
+
+  /** Two concurrent queries: the page, and its total in page mode (the query also proves the skill exists). */
+  async list(
+    organisationId: string,
+    skillId: string,
+    query: ListSkillEmployeesQuery,
+  ): Promise<Page<SkillEmployeeResponse>> {
+    const list: ListIdentity = { name: 'skill-employees', organisationId, pathIds: [skillId] };
+    const found = await this.ratings.findSkillEmployees(
+      organisationId,
+      skillId,
+      { minScore: query.minScore, isActive: query.isActive },
+      this.cursors.window(list, query),
+    );
+    if (!found) throw new NotFoundError('Skill');
+    return this.cursors.page(list, query, found, toSkillEmployeeResponse);
+  }
+}
