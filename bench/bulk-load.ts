@@ -21,6 +21,7 @@ import { ApiKeysService } from '../src/auth/api-keys.service';
 import { OrganisationsService } from '../src/auth/organisations.service';
 import { loadConfig } from '../src/config/config';
 import { createDataSourceOptions } from '../src/database/data-source-options';
+import { cliWrite } from '../src/database/write-context';
 import { SkillsBulkService } from '../src/skills/skills-bulk.service';
 import { WebhookDispatcher } from '../src/webhooks/webhook-dispatcher';
 import { WebhooksService } from '../src/webhooks/webhooks.service';
@@ -110,14 +111,19 @@ async function main(): Promise<void> {
     const tenant = async (name: string) => {
       const organisation = await app.get(OrganisationsService).create(`${name} ${process.pid}`);
       const key = await app.get(ApiKeysService).create(organisation.id, { name: 'bench' });
-      await app.get(WebhooksService).create(organisation.id, {
-        url: receiverUrl,
-        events: ['employee.created', 'skill.rated'],
-        secret: 'bench-secret',
-      });
+      await app.get(WebhooksService).create(
+        organisation.id,
+        {
+          url: receiverUrl,
+          events: ['employee.created', 'skill.rated'],
+          secret: 'bench-secret',
+        },
+        cliWrite(),
+      );
       await app.get(SkillsBulkService).upsert(
         organisation.id,
         Array.from({ length: SKILLS }, (_skill, index) => ({ name: `Skill ${index}` })),
+        cliWrite(),
       );
       return { id: organisation.id, bearer: `Bearer ${key.key}` };
     };

@@ -13,6 +13,8 @@ import { createApp } from '../src/app.factory';
 import { OrganisationsService } from '../src/auth/organisations.service';
 import { loadConfig } from '../src/config/config';
 import { createDataSourceOptions } from '../src/database/data-source-options';
+import { Database } from '../src/database/database';
+import { cliWrite } from '../src/database/write-context';
 import { DomainEvents } from '../src/events/domain-events';
 import { WebhooksService } from '../src/webhooks/webhooks.service';
 import { recreateDatabase } from '../test/support/global-setup';
@@ -58,12 +60,16 @@ async function main(): Promise<void> {
 
   try {
     const organisation = await app.get(OrganisationsService).create('Bench');
-    await app.get(WebhooksService).create(organisation.id, {
-      url: `https://127.0.0.1:${(receiver.address() as AddressInfo).port}/bench`,
-      events: ['employee.created'],
-      secret: 'bench-secret',
-    });
-    const dataSource = app.get(DataSource);
+    await app.get(WebhooksService).create(
+      organisation.id,
+      {
+        url: `https://127.0.0.1:${(receiver.address() as AddressInfo).port}/bench`,
+        events: ['employee.created'],
+        secret: 'bench-secret',
+      },
+      cliWrite(),
+    );
+    const database = app.get(Database);
     const events = app.get(DomainEvents);
     const committedAt = new Array<number>(EVENTS);
 
@@ -73,8 +79,9 @@ async function main(): Promise<void> {
       Array.from({ length: CONCURRENCY }, async () => {
         while (next < EVENTS) {
           const seq = next++;
-          await dataSource.transaction((manager) =>
-            events.publish(manager, organisation.id, 'employee.created', { seq } as never),
+          await database.transaction(
+            (manager) => events.publish(manager, organisation.id, 'employee.created', { seq } as never),
+            cliWrite(),
           );
           committedAt[seq] = performance.now();
         }

@@ -5,6 +5,7 @@ import { Command } from 'commander';
 import { OrganisationsService } from '../auth/organisations.service';
 import { BULK_MAX_ITEMS, BulkMetaResponse, BulkResult } from '../common/bulk';
 import { ValidationError } from '../common/errors';
+import { cliWrite } from '../database/write-context';
 import { EmployeesBulkService } from '../employees/employees-bulk.service';
 import { RatingsBulkService } from '../ratings/ratings-bulk.service';
 import { SkillsBulkService } from '../skills/skills-bulk.service';
@@ -23,19 +24,19 @@ interface ImportKind {
 const KINDS: ImportKind[] = [
   {
     resource: 'employees',
-    send: (app, organisationId, items) => app.get(EmployeesBulkService).upsert(organisationId, items),
+    send: (app, organisationId, items) => app.get(EmployeesBulkService).upsert(organisationId, items, cliWrite()),
     integers: [],
     booleans: ['isHRTeamMember'],
   },
   {
     resource: 'skills',
-    send: (app, organisationId, items) => app.get(SkillsBulkService).upsert(organisationId, items),
+    send: (app, organisationId, items) => app.get(SkillsBulkService).upsert(organisationId, items, cliWrite()),
     integers: ['ratingScaleMin', 'ratingScaleMax'],
     booleans: [],
   },
   {
     resource: 'ratings',
-    send: (app, organisationId, items) => app.get(RatingsBulkService).create(organisationId, items),
+    send: (app, organisationId, items) => app.get(RatingsBulkService).create(organisationId, items, cliWrite()),
     integers: ['score'],
     booleans: [],
   },

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { Command } from 'commander';
+import { cliWrite } from '../database/write-context';
 import { PositionsImportService } from '../positions/import/positions-import.service';
 import { CliContext } from './cli-context';
 import { CliOutput } from './output';
@@ -13,7 +14,7 @@ export function registerPositionsCommands(program: Command, context: CliContext,
     .requiredOption('--org <id or name>', 'the organisation')
     .action(async (file: string, options: { org: string }) => {
       const summary = await context.withApp((app) =>
-        app.get(PositionsImportService).importFile(options.org, resolve(file)),
+        app.get(PositionsImportService).importFile(options.org, resolve(file), cliWrite()),
       );
       output().result(
         summary,

@@ -25,7 +25,9 @@ describe('Database', () => {
       database.afterCommit(manager, announce);
       database.afterCommit(manager, announce);
       // A service called with the transaction joins it: its callbacks wait for the same commit.
-      await database.transaction(async (joined) => database.afterCommit(joined, () => log.push('joined')), manager);
+      await database.transaction(async (joined) => database.afterCommit(joined, () => log.push('joined')), {
+        transaction: manager,
+      });
       log.push('work done');
     });
     expect(log).toEqual(['work done', 'COMMIT', 'announce', 'joined']);
@@ -50,6 +52,8 @@ describe('Database', () => {
     expect(callback).toHaveBeenCalledTimes(1);
     let ended!: EntityManager;
     await database.transaction(async (manager) => void (ended = manager));
-    await expect(database.transaction(async () => 'joined', ended)).rejects.toThrow('The outer transaction has ended');
+    await expect(database.transaction(async () => 'joined', { transaction: ended })).rejects.toThrow(
+      'The outer transaction has ended',
+    );
   });
 });

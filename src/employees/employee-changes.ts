@@ -1,6 +1,9 @@
 import { toDateOrNull } from '../common/iso-date-time';
 import { newId } from '../common/uuid';
+import { changesBetween } from '../events/changes';
+import type { PublishedEvent } from '../events/domain-events';
 import { CreateEmployeeDto } from './dto/create-employee.dto';
+import { toEmployeeResponse } from './dto/employee.response';
 import { UpdateEmployeeDto } from './dto/update-employee.dto';
 import { Employee } from './entities/employee.entity';
 
@@ -34,9 +37,19 @@ export function applyChanges(employee: Employee, input: UpdateEmployeeDto): void
   if (leftAt !== undefined) employee.leftAt = toDateOrNull(leftAt) ?? null;
 }
 
-/** The events of an applied change, as PATCH emits them: employee.updated, then employee.deactivated when it deactivates. */
-export function updateEventNames(before: Employee, after: Employee): ('employee.updated' | 'employee.deactivated')[] {
+/**
+ * The events of an applied change, as PATCH emits them: employee.updated with what it altered, then
+ * employee.deactivated when it deactivates. `before` is the locked row as read, so `changes` costs no query.
+ */
+export function updateEvents(before: Employee, after: Employee, occurredAt: Date): PublishedEvent[] {
+  const data = toEmployeeResponse(after);
+  const updated: PublishedEvent = {
+    name: 'employee.updated',
+    data,
+    occurredAt,
+    changes: changesBetween(toEmployeeResponse(before), data),
+  };
   return before.leftAt === null && after.leftAt !== null
-    ? ['employee.updated', 'employee.deactivated']
-    : ['employee.updated'];
+    ? [updated, { name: 'employee.deactivated', data, occurredAt }]
+    : [updated];
 }

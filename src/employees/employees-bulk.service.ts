@@ -3,11 +3,12 @@ import { EntityManager } from 'typeorm';
 import { BulkItemOutcome, BulkResult, failItemOn, PlannedChange, validateItem, writeChanges } from '../common/bulk';
 import { ConflictError } from '../common/errors';
 import { Database } from '../database/database';
+import { WriteContext } from '../database/write-context';
 import { DomainEvents, PublishedEvent } from '../events/domain-events';
 import { CreateEmployeeDto } from './dto/create-employee.dto';
 import { toEmployeeResponse } from './dto/employee.response';
 import { UpdateEmployeeDto } from './dto/update-employee.dto';
-import { applyChanges, newEmployee, updateEventNames } from './employee-changes';
+import { applyChanges, newEmployee, updateEvents } from './employee-changes';
 import { EMPLOYEE_UNIQUE_MESSAGES, EmployeesRepository } from './employees.repository';
 import { Employee } from './entities/employee.entity';
 
@@ -28,7 +29,7 @@ export class EmployeesBulkService {
     private readonly events: DomainEvents,
   ) {}
 
-  async upsert(organisationId: string, items: unknown[], transaction?: EntityManager): Promise<BulkResult> {
+  async upsert(organisationId: string, items: unknown[], write: WriteContext): Promise<BulkResult> {
     const outcomes = items.map((_item, index) => new BulkItemOutcome(index));
     await this.database.transaction(async (manager) => {
       const numbers = [...new Set(items.map(personnelNumberOf).filter((number) => number !== undefined))];
@@ -42,7 +43,7 @@ export class EmployeesBulkService {
         organisationId,
         applied.flatMap((change) => eventsOf(change, now)),
       );
-    }, transaction);
+    }, write);
     return new BulkResult(outcomes.map((outcome) => outcome.toResponse()));
   }
 
@@ -105,9 +106,8 @@ function personnelNumberOf(item: unknown): string | undefined {
   return typeof number === 'string' ? number : undefined;
 }
 
-/** What POST (employee.created) or PATCH (employee.updated, maybe employee.deactivated) emits for the change. */
+/** What POST (employee.created) or PATCH (employee.updated with changes, maybe employee.deactivated) emits. */
 function eventsOf({ before, after }: Change, now: Date): PublishedEvent[] {
-  const data = toEmployeeResponse(after);
-  if (!before) return [{ name: 'employee.created', data, occurredAt: now }];
-  return updateEventNames(before, after).map((name) => ({ name, data, occurredAt: now }));
+  if (!before) return [{ name: 'employee.created', data: toEmployeeResponse(after), occurredAt: now }];
+  return updateEvents(before, after, now);
 }

@@ -1,13 +1,13 @@
-import { Body, Controller, Delete, Get, HttpStatus, Param, Patch, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, HttpStatus, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import type { EntityManager } from 'typeorm';
 import { OrgId } from '../auth/org-id.decorator';
 import { RequiresScope } from '../auth/scopes';
+import { Write } from '../auth/write.decorator';
 import { ApiBulk, BulkResult } from '../common/bulk';
 import { ApiEnvelope, ApiErrors } from '../common/openapi/api-envelope.decorators';
 import { Page } from '../common/pagination';
 import { ParseIdPipe } from '../common/uuid';
-import { RequestTransaction } from '../database/request-transaction';
+import { WriteContext } from '../database/write-context';
 import { BulkEmployeesDto } from './dto/bulk-employees.dto';
 import { CreateEmployeeDto } from './dto/create-employee.dto';
 import { DeactivatedEmployeeResponse, EmployeeDetailResponse, EmployeeResponse } from './dto/employee.response';
@@ -42,9 +42,9 @@ export class EmployeesController {
   create(
     @OrgId() organisationId: string,
     @Body() body: CreateEmployeeDto,
-    @RequestTransaction() transaction?: EntityManager,
+    @Write() write: WriteContext,
   ): Promise<EmployeeResponse> {
-    return this.employees.create(organisationId, body, transaction);
+    return this.employees.create(organisationId, body, write);
   }
 
   @Post('bulk')
@@ -53,6 +53,7 @@ export class EmployeesController {
       'Create or change up to 1,000 employees, matched by personnelNumber; one result per item ' +
       '(emits what POST and PATCH would, in item order)',
   })
+  @HttpCode(HttpStatus.OK)
   @ApiBulk(BulkEmployeesDto, {
     request: {
       items: [
@@ -79,9 +80,9 @@ export class EmployeesController {
   upsertMany(
     @OrgId() organisationId: string,
     @Body() body: BulkEmployeesDto,
-    @RequestTransaction() transaction?: EntityManager,
+    @Write() write: WriteContext,
   ): Promise<BulkResult> {
-    return this.bulk.upsert(organisationId, body.items, transaction);
+    return this.bulk.upsert(organisationId, body.items, write);
   }
 
   @Get(':id')
@@ -103,15 +104,20 @@ export class EmployeesController {
     @OrgId() organisationId: string,
     @EmployeeId() id: string,
     @Body() body: UpdateEmployeeDto,
+    @Write() write: WriteContext,
   ): Promise<EmployeeResponse> {
-    return this.employees.update(organisationId, id, body);
+    return this.employees.update(organisationId, id, body, write);
   }
 
   @Delete(':id')
   @ApiOperation({ summary: 'Deactivate an employee (soft delete; idempotent; emits employee.deactivated once)' })
   @ApiEnvelope(DeactivatedEmployeeResponse)
   @ApiErrors(404)
-  deactivate(@OrgId() organisationId: string, @EmployeeId() id: string): Promise<DeactivatedEmployeeResponse> {
-    return this.employees.deactivate(organisationId, id);
+  deactivate(
+    @OrgId() organisationId: string,
+    @EmployeeId() id: string,
+    @Write() write: WriteContext,
+  ): Promise<DeactivatedEmployeeResponse> {
+    return this.employees.deactivate(organisationId, id, write);
   }
 }

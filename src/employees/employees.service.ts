@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
 import { ListCursors, ListIdentity } from '../common/cursor';
 import { NotFoundError } from '../common/errors';
 import { Page } from '../common/pagination';
 import { Database } from '../database/database';
+import { WriteContext } from '../database/write-context';
 import { DomainEvents } from '../events/domain-events';
 import { CreateEmployeeDto } from './dto/create-employee.dto';
 import {
@@ -15,7 +15,7 @@ import {
 } from './dto/employee.response';
 import { ListEmployeesQuery } from './dto/list-employees.query';
 import { UpdateEmployeeDto } from './dto/update-employee.dto';
-import { applyChanges, newEmployee, updateEventNames } from './employee-changes';
+import { applyChanges, newEmployee, updateEvents } from './employee-changes';
 import { EmployeesRepository } from './employees.repository';
 
 @Injectable()
@@ -39,11 +39,7 @@ export class EmployeesService {
     return toEmployeeDetailResponse(detail);
   }
 
-  async create(
-    organisationId: string,
-    input: CreateEmployeeDto,
-    transaction?: EntityManager,
-  ): Promise<EmployeeResponse> {
+  async create(organisationId: string, input: CreateEmployeeDto, write: WriteContext): Promise<EmployeeResponse> {
     const now = new Date();
     const employee = newEmployee(organisationId, input, now);
     return this.database.transaction(async (manager) => {
@@ -51,14 +47,20 @@ export class EmployeesService {
       const response = toEmployeeResponse(employee);
       await this.events.publish(manager, organisationId, 'employee.created', response, now);
       return response;
-    }, transaction);
+    }, write);
   }
 
   /**
-   * Emits employee.updated, then employee.deactivated when the change sets leftAt on an active employee. A PATCH
-   * that sends the current values changes nothing: updatedAt stays and nothing is emitted.
+   * Emits employee.updated with what the change altered (the row is locked and read first, so its previous
+   * values cost no extra round trip), then employee.deactivated when the change sets leftAt on an active one.
+   * A PATCH that sends the current values changes nothing: updatedAt stays and nothing is emitted.
    */
-  async update(organisationId: string, id: string, input: UpdateEmployeeDto): Promise<EmployeeResponse> {
+  async update(
+    organisationId: string,
+    id: string,
+    input: UpdateEmployeeDto,
+    write: WriteContext,
+  ): Promise<EmployeeResponse> {
     return this.database.transaction(async (manager) => {
       const employee = await this.employees.findForUpdate(organisationId, id, manager);
       const changed = { ...employee };
@@ -66,16 +68,15 @@ export class EmployeesService {
       applyChanges(changed, input);
       if (!(await this.employees.update(organisationId, changed, now, manager))) return toEmployeeResponse(employee);
       changed.updatedAt = now;
-      const response = toEmployeeResponse(changed);
-      for (const name of updateEventNames(employee, changed)) {
-        await this.events.publish(manager, organisationId, name, response, now);
+      for (const event of updateEvents(employee, changed, now)) {
+        await this.events.publish(manager, organisationId, event.name, event.data, now, event.changes);
       }
-      return response;
-    });
+      return toEmployeeResponse(changed);
+    }, write);
   }
 
   /** Soft delete; deleting an already deactivated employee changes nothing and emits nothing. */
-  async deactivate(organisationId: string, id: string): Promise<DeactivatedEmployeeResponse> {
+  async deactivate(organisationId: string, id: string, write: WriteContext): Promise<DeactivatedEmployeeResponse> {
     return this.database.transaction(async (manager) => {
       const employee = await this.employees.findForUpdate(organisationId, id, manager);
       if (employee.leftAt !== null) return { id, leftAt: employee.leftAt.toISOString() };
@@ -85,6 +86,6 @@ export class EmployeesService {
       await this.employees.deactivate(organisationId, id, now, manager);
       await this.events.publish(manager, organisationId, 'employee.deactivated', toEmployeeResponse(employee), now);
       return { id, leftAt: now.toISOString() };
-    });
+    }, write);
   }
 }

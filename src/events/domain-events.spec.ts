@@ -1,6 +1,7 @@
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import type { EntityManager } from 'typeorm';
 import type { Database } from '../database/database';
+import type { ChangeOrigin } from '../database/write-context';
 import { DOMAIN_EVENT_BATCH, DomainEvents } from './domain-events';
 import type { EventsRepository } from './events.repository';
 
@@ -16,11 +17,18 @@ const rating = {
   createdAt: '2026-01-31T09:00:00.000Z',
 };
 const recordedAt = new Date('2026-01-31T09:00:01.000Z');
+const origin: ChangeOrigin = { actor: { type: 'api_key', id: 'key' }, requestId: 'req-1', traceparent: null };
 
-/** DomainEvents whose Database knows only `inTransaction` as running, recording into `record`. */
-function domainEvents(emitter: EventEmitter2, record = jest.fn()) {
+/**
+ * DomainEvents whose Database knows only `inTransaction` as running, with `originOfTransaction` as its
+ * origin, recording into `record`.
+ */
+function domainEvents(emitter: EventEmitter2, record = jest.fn(), originOfTransaction: ChangeOrigin | null = origin) {
   record.mockResolvedValue({ id: 'event-id', name: 'skill.rated', body: Buffer.from('{}'), createdAt: recordedAt });
-  const database = { inTransaction: (manager: EntityManager) => manager === inTransaction } as Database;
+  const database = {
+    inTransaction: (manager: EntityManager) => manager === inTransaction,
+    originOf: (manager: EntityManager) => (manager === inTransaction ? (originOfTransaction ?? undefined) : undefined),
+  } as Database;
   return new DomainEvents(emitter, database, { record } as unknown as EventsRepository);
 }
 
@@ -44,7 +52,7 @@ describe('DomainEvents', () => {
     );
     expect(record).toHaveBeenCalledWith(
       'org',
-      { name: 'skill.rated', occurredAt, data: { employeeId: 'e', rating } },
+      { name: 'skill.rated', occurredAt, data: { employeeId: 'e', rating }, changes: undefined, ...origin },
       inTransaction,
     );
     expect(received).toEqual([
@@ -66,6 +74,16 @@ describe('DomainEvents', () => {
     expect(listener).not.toHaveBeenCalled();
   });
 
+  it('refuses to publish in a transaction opened without the origin of its changes', async () => {
+    const record = jest.fn();
+    const publishing = domainEvents(new EventEmitter2(), record, null).publish(inTransaction, 'org', 'skill.rated', {
+      employeeId: 'e',
+      rating,
+    });
+    await expect(publishing).rejects.toThrow('skill.rated published in a transaction without its origin');
+    expect(record).not.toHaveBeenCalled();
+  });
+
   it('publishes many events as one batch, in order, and nothing for none', async () => {
     const emitter = new EventEmitter2();
     const batches: unknown[] = [];
@@ -79,11 +97,21 @@ describe('DomainEvents', () => {
       { id: 'id-1', createdAt: recordedAt },
       { id: 'id-2', createdAt: recordedAt },
     ]);
-    const database = { inTransaction: (manager: EntityManager) => manager === inTransaction } as Database;
+    const database = {
+      inTransaction: (manager: EntityManager) => manager === inTransaction,
+      originOf: () => origin,
+    } as unknown as Database;
     const publisher = new DomainEvents(emitter, database, { recordMany } as unknown as EventsRepository);
     await publisher.publishMany(inTransaction, 'org', []);
     await publisher.publishMany(inTransaction, 'org', events);
-    expect(recordMany).toHaveBeenCalledTimes(1);
+    expect(recordMany).toHaveBeenCalledWith(
+      'org',
+      [
+        { ...events[0], ...origin },
+        { ...events[1], ...origin },
+      ],
+      inTransaction,
+    );
     expect(batches).toEqual([
       {
         organisationId: 'org',

@@ -2,6 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import type { EntityManager } from 'typeorm';
 import { Database } from '../database/database';
+import type { ChangeOrigin } from '../database/write-context';
+import type { Changes } from './changes';
 import { EventsRepository } from './events.repository';
 
 /**
@@ -14,17 +16,29 @@ export interface DomainEventMap {}
 
 export type DomainEventName = keyof DomainEventMap;
 
-/** Every event name once: a name a feature declares but this list misses does not compile. */
-const EVERY_EVENT_NAME: Record<DomainEventName, true> = {
+/**
+ * Every event name once, with whether webhooks carry it (true: the five of the spec) or only the feed
+ * (false): a name a feature declares but this list misses does not compile.
+ */
+const EVERY_EVENT_NAME: Record<DomainEventName, boolean> = {
   'employee.created': true,
   'employee.updated': true,
   'employee.deactivated': true,
   'skill.rated': true,
   'position.updated': true,
+  'skill.created': false,
+  'skill.updated': false,
+  'skill.deleted': false,
+  'employee_skill.deleted': false,
 };
 
 /** The names webhooks subscribe to; start-up fails while one of them has no listener. */
-export const DOMAIN_EVENT_NAMES = Object.keys(EVERY_EVENT_NAME) as readonly DomainEventName[];
+export const DOMAIN_EVENT_NAMES = (Object.keys(EVERY_EVENT_NAME) as DomainEventName[]).filter(
+  (name) => EVERY_EVENT_NAME[name],
+) as readonly DomainEventName[];
+
+/** Every name GET /events lists: the webhooks' five and the feed-only ones. */
+export const FEED_EVENT_NAMES = Object.keys(EVERY_EVENT_NAME) as readonly DomainEventName[];
 
 export interface DomainEvent<K extends DomainEventName = DomainEventName> {
   /** The id of the recorded event: the row in `events`, and the webhook-id of its deliveries. */
@@ -41,7 +55,7 @@ export interface DomainEvent<K extends DomainEventName = DomainEventName> {
 
 /** One event of a batch: what `publish` takes, for each of many changes of one transaction. */
 export type PublishedEvent = {
-  [K in DomainEventName]: { name: K; data: DomainEventMap[K]; occurredAt: Date };
+  [K in DomainEventName]: { name: K; data: DomainEventMap[K]; occurredAt: Date; changes?: Changes };
 }[DomainEventName];
 
 /**
@@ -66,16 +80,27 @@ export class DomainEvents {
     private readonly events: EventsRepository,
   ) {}
 
-  /** Publishes with the change's transaction (see assertInTransaction). */
+  /**
+   * Publishes with the change's transaction; outside one, the event and the listeners' writes (the webhook
+   * outbox) could commit without the change or the change without them, so it refuses. The transaction's
+   * origin (Database.transaction's WriteContext) gives the event its actor, requestId and traceparent; a
+   * transaction opened without one refuses too, so no write path can leave them out. `changes`: only for
+   * the `*.updated` events.
+   */
   async publish<K extends DomainEventName>(
     manager: EntityManager,
     organisationId: string,
     name: K,
     data: DomainEventMap[K],
     occurredAt: Date = new Date(),
+    changes?: Changes,
   ): Promise<void> {
-    this.assertInTransaction(manager, name);
-    const { id, createdAt } = await this.events.record(organisationId, { name, occurredAt, data }, manager);
+    const origin = this.originIn(manager, name);
+    const { id, createdAt } = await this.events.record(
+      organisationId,
+      { name, occurredAt, data, changes, ...origin },
+      manager,
+    );
     const event: DomainEvent<K> = { id, name, organisationId, occurredAt, data, recordedAt: createdAt, manager };
     await this.emitter.emitAsync(name, event);
   }
@@ -83,8 +108,12 @@ export class DomainEvents {
   /** As publish for each event in order, recorded in one statement and emitted once: listeners fan out set-based. */
   async publishMany(manager: EntityManager, organisationId: string, events: PublishedEvent[]): Promise<void> {
     if (events.length === 0) return;
-    this.assertInTransaction(manager, events[0].name);
-    const recorded = await this.events.recordMany(organisationId, events, manager);
+    const origin = this.originIn(manager, events[0].name);
+    const recorded = await this.events.recordMany(
+      organisationId,
+      events.map((event) => ({ ...event, ...origin })),
+      manager,
+    );
     const batch: DomainEventBatch = {
       organisationId,
       events: events.map((event, index) => ({
@@ -98,10 +127,14 @@ export class DomainEvents {
   }
 
   /**
-   * Outside the change's transaction, the event and the listeners' writes (the webhook outbox) could commit
-   * without the change or the change without them, so publishing refuses.
+   * The origin of the transaction of `manager`. Outside the change's transaction, the event and the listeners'
+   * writes (the webhook outbox) could commit without the change or the change without them, and in one opened
+   * without an origin the event would miss its actor: publishing refuses both.
    */
-  private assertInTransaction(manager: EntityManager, name: string): void {
+  private originIn(manager: EntityManager, name: string): ChangeOrigin {
     if (!this.database.inTransaction(manager)) throw new Error(`Domain event ${name} published outside a transaction`);
+    const origin = this.database.originOf(manager);
+    if (!origin) throw new Error(`Domain event ${name} published in a transaction without its origin`);
+    return origin;
   }
 }

@@ -3,22 +3,30 @@ import { EntityManager } from 'typeorm';
 import { SqlConditions } from '../common/sql-conditions';
 import { newId } from '../common/uuid';
 import { Database } from '../database/database';
+import type { Actor } from '../database/write-context';
+import type { Changes } from './changes';
 
 /** The ping of POST /webhooks/{id}/test: recorded as an event (so it can be redelivered), never listed. */
 export const WEBHOOK_TEST_EVENT = 'webhook.test';
 
-/** What happened, as its producer says it. A new field of every event (actor, requestId, …) goes here. */
+/** What happened, as its producer says it, and where the change came from. A new field of every event goes here. */
 export interface NewEvent {
   name: string;
   occurredAt: Date;
   data: unknown;
+  /** Only on `*.updated` events: what the change altered. */
+  changes?: Changes;
+  actor: Actor;
+  requestId: string | null;
+  /** Stored beside the body, not in it: sent as the `traceparent` header of each delivery. */
+  traceparent: string | null;
 }
 
 /** An event as stored: the row GET /events lists and every webhook delivery of it sends. */
 export interface RecordedEvent {
   id: string;
   name: string;
-  /** The exact bytes sent and signed: `{"event","timestamp","data"}`. */
+  /** The exact bytes sent and signed: `{"event","timestamp","data","changes"?,"actor","requestId"}`. */
   body: Buffer;
   /** When it was recorded: the age retention goes by. */
   createdAt: Date;
@@ -44,8 +52,10 @@ export interface EventsPageQuery {
 
 /** The body of an event, built in this one place from the event, so the feed and every delivery agree. */
 function eventBody(event: NewEvent): Buffer {
-  const { name, occurredAt, data } = event;
-  return Buffer.from(JSON.stringify({ event: name, timestamp: occurredAt.toISOString(), data }), 'utf8');
+  const { name, occurredAt, data, changes, actor, requestId } = event;
+  // JSON.stringify leaves out `changes` when undefined: only `*.updated` events carry it.
+  const body = { event: name, timestamp: occurredAt.toISOString(), data, changes, actor, requestId };
+  return Buffer.from(JSON.stringify(body), 'utf8');
 }
 
 /**
@@ -59,12 +69,11 @@ export class EventsRepository {
   /** Records `event` with a new id, with `manager`: the transaction of the change it tells of. */
   async record(organisationId: string, event: NewEvent, manager?: EntityManager): Promise<RecordedEvent> {
     const recorded: RecordedEvent = { id: newId(), name: event.name, body: eventBody(event), createdAt: new Date() };
-    await this.database
-      .manager(manager)
-      .query(
-        `INSERT INTO events (id, organisation_id, event, occurred_at, body, created_at) VALUES ($1, $2, $3, $4, $5, $6)`,
-        [recorded.id, organisationId, event.name, event.occurredAt, recorded.body, recorded.createdAt],
-      );
+    await this.database.manager(manager).query(
+      `INSERT INTO events (id, organisation_id, event, occurred_at, body, created_at, traceparent)
+         VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+      [recorded.id, organisationId, event.name, event.occurredAt, recorded.body, recorded.createdAt, event.traceparent],
+    );
     return recorded;
   }
 
@@ -73,9 +82,10 @@ export class EventsRepository {
     const createdAt = new Date();
     const recorded = events.map((event) => ({ id: newId(), name: event.name, body: eventBody(event), createdAt }));
     await this.database.manager(manager).query(
-      `INSERT INTO events (id, organisation_id, event, occurred_at, body, created_at)
-       SELECT id, $1, event, occurred_at, body, $6
-         FROM unnest($2::uuid[], $3::text[], $4::timestamptz[], $5::bytea[]) AS v(id, event, occurred_at, body)`,
+      `INSERT INTO events (id, organisation_id, event, occurred_at, body, created_at, traceparent)
+       SELECT id, $1, event, occurred_at, body, $6, traceparent
+         FROM unnest($2::uuid[], $3::text[], $4::timestamptz[], $5::bytea[], $7::varchar[])
+              AS v(id, event, occurred_at, body, traceparent)`,
       [
         organisationId,
         recorded.map((event) => event.id),
@@ -83,6 +93,7 @@ export class EventsRepository {
         events.map((event) => event.occurredAt),
         recorded.map((event) => event.body),
         createdAt,
+        events.map((event) => event.traceparent),
       ],
     );
     return recorded;

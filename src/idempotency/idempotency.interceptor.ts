@@ -9,7 +9,7 @@ import { AuthenticatedRequest } from '../auth/request-authenticator';
 import { toErrorResponse } from '../common/all-exceptions.filter';
 import { AppError, ConflictError, ErrorBody, IdempotencyKeyReusedError, ValidationError } from '../common/errors';
 import { Database } from '../database/database';
-import { setRequestTransaction } from '../database/request-transaction';
+import { setRequestTransaction } from '../database/write-context';
 import { IdempotencyKeysRepository, KeptResponse } from './idempotency-keys.repository';
 import { RequestFingerprints } from './request-fingerprint';
 
@@ -47,7 +47,7 @@ interface Claim {
  * (`Idempotency-Replayed: true`), or is 422 when it is a different request, or 409 while the first runs.
  * A route's 4xx rolls its writes back and is kept on its own; a 5xx keeps nothing, so a retry runs again.
  * The rate limit, the key and the body checks come before. The route gets the transaction through
- * `@RequestTransaction()` (database/request-transaction.ts). The claim is one statement (lock, then look-up),
+ * `@Write()` (database/write-context.ts). The claim is one statement (lock, then look-up),
  * so a keyed POST costs two round trips more than one without: the claim and the kept response.
  */
 @Injectable()

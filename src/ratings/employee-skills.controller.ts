@@ -2,9 +2,11 @@ import { Body, Controller, Delete, Get, Param, Put, Query } from '@nestjs/common
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { OrgId } from '../auth/org-id.decorator';
 import { RequiresScope } from '../auth/scopes';
+import { Write } from '../auth/write.decorator';
 import { DeletedResponse } from '../common/dto/deleted.response';
 import { ApiEnvelope, ApiErrors } from '../common/openapi/api-envelope.decorators';
 import { ParseIdPipe } from '../common/uuid';
+import { WriteContext } from '../database/write-context';
 import { DeleteEmployeeSkillQuery } from './dto/delete-employee-skill.query';
 import { RateSkillDto } from './dto/rate-skill.dto';
 import { PersonSkillResponse } from './dto/rating.response';
@@ -33,12 +35,17 @@ export class EmployeeSkillsController {
     @Param('id', new ParseIdPipe('Employee')) employeeId: string,
     @Param('skillId', new ParseIdPipe('Skill')) skillId: string,
     @Body() body: RateSkillDto,
+    @Write() write: WriteContext,
   ): Promise<PersonSkillResponse> {
-    return this.employeeSkills.rate(organisationId, employeeId, skillId, body);
+    return this.employeeSkills.rate(organisationId, employeeId, skillId, body, write);
   }
 
   @Delete(':skillId')
-  @ApiOperation({ summary: 'Remove the employee skill and all its ratings; more than 5 ratings need force=true' })
+  @ApiOperation({
+    summary:
+      'Remove the employee skill and all its ratings; more than 5 ratings need force=true; records ' +
+      'employee_skill.deleted in the feed',
+  })
   @ApiEnvelope(DeletedResponse)
   @ApiErrors(400, 404, 409)
   remove(
@@ -46,7 +53,8 @@ export class EmployeeSkillsController {
     @Param('id', new ParseIdPipe('Employee')) employeeId: string,
     @Param('skillId', new ParseIdPipe('Skill')) skillId: string,
     @Query() query: DeleteEmployeeSkillQuery,
+    @Write() write: WriteContext,
   ): Promise<DeletedResponse> {
-    return this.employeeSkills.remove(organisationId, employeeId, skillId, query.force === true);
+    return this.employeeSkills.remove(organisationId, employeeId, skillId, query.force === true, write);
   }
 }

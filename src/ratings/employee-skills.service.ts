@@ -2,7 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { DeletedResponse } from '../common/dto/deleted.response';
 import { ConflictError, NotFoundError } from '../common/errors';
 import { Database } from '../database/database';
+import { WriteContext } from '../database/write-context';
 import { EmployeesRepository } from '../employees/employees.repository';
+import { DomainEvents } from '../events/domain-events';
 import { SkillsRepository } from '../skills/skills.repository';
 import { RateSkillDto } from './dto/rate-skill.dto';
 import { PersonSkillResponse, toPersonSkillResponse, toRatedPersonSkill } from './dto/rating.response';
@@ -20,6 +22,7 @@ export class EmployeeSkillsService {
     private readonly employees: EmployeesRepository,
     private readonly skills: SkillsRepository,
     private readonly ratingsService: RatingsService,
+    private readonly events: DomainEvents,
   ) {}
 
   async list(organisationId: string, employeeId: string): Promise<PersonSkillResponse[]> {
@@ -34,12 +37,19 @@ export class EmployeeSkillsService {
     employeeId: string,
     skillId: string,
     input: RateSkillDto,
+    write: WriteContext,
   ): Promise<PersonSkillResponse> {
-    return toRatedPersonSkill(await this.ratingsService.rate(organisationId, employeeId, skillId, input));
+    return toRatedPersonSkill(await this.ratingsService.rate(organisationId, employeeId, skillId, input, write));
   }
 
-  /** Deletes the link and, by cascade, all its ratings; more than 5 ratings need force. */
-  async remove(organisationId: string, employeeId: string, skillId: string, force: boolean): Promise<DeletedResponse> {
+  /** Deletes the link and, by cascade, all its ratings; more than 5 ratings need force. Records employee_skill.deleted. */
+  async remove(
+    organisationId: string,
+    employeeId: string,
+    skillId: string,
+    force: boolean,
+    write: WriteContext,
+  ): Promise<DeletedResponse> {
     return this.database.transaction(async (manager) => {
       await this.employees.assertExists(organisationId, employeeId, manager);
       await this.skills.findOrFail(organisationId, skillId, manager);
@@ -52,7 +62,12 @@ export class EmployeeSkillsService {
         );
       }
       await this.ratings.deletePersonSkill(organisationId, personSkillId, manager);
+      await this.events.publish(manager, organisationId, 'employee_skill.deleted', {
+        employeeId,
+        skillId,
+        personSkillId,
+      });
       return { deleted: true };
-    });
+    }, write);
   }
 }

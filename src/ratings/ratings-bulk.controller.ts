@@ -1,10 +1,10 @@
-import { Body, Controller, Post } from '@nestjs/common';
+import { Body, Controller, HttpCode, HttpStatus, Post } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import type { EntityManager } from 'typeorm';
 import { OrgId } from '../auth/org-id.decorator';
 import { RequiresScope } from '../auth/scopes';
+import { Write } from '../auth/write.decorator';
 import { ApiBulk, BulkResult } from '../common/bulk';
-import { RequestTransaction } from '../database/request-transaction';
+import { WriteContext } from '../database/write-context';
 import { BulkRatingsDto } from './dto/bulk-ratings.dto';
 import { RatingsBulkService } from './ratings-bulk.service';
 
@@ -20,6 +20,7 @@ export class RatingsBulkController {
       'Add up to 1,000 ratings, each naming its employee (id or personnelNumber) and skill (id or name); ' +
       'one result per item (emits skill.rated for each, in item order)',
   })
+  @HttpCode(HttpStatus.OK)
   @ApiBulk(BulkRatingsDto, {
     request: {
       items: [
@@ -47,8 +48,8 @@ export class RatingsBulkController {
   create(
     @OrgId() organisationId: string,
     @Body() body: BulkRatingsDto,
-    @RequestTransaction() transaction?: EntityManager,
+    @Write() write: WriteContext,
   ): Promise<BulkResult> {
-    return this.bulk.create(organisationId, body.items, transaction);
+    return this.bulk.create(organisationId, body.items, write);
   }
 }

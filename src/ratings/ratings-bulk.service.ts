@@ -4,6 +4,7 @@ import { BulkItemOutcome, BulkResult, failItemOn, inSavepoint, validateItem } fr
 import { NotFoundError } from '../common/errors';
 import { isUuid, newId } from '../common/uuid';
 import { Database } from '../database/database';
+import { WriteContext } from '../database/write-context';
 import { EmployeesRepository } from '../employees/employees.repository';
 import { DomainEvents } from '../events/domain-events';
 import { assertOneReferenceEach, BulkRatingItemDto } from './dto/bulk-ratings.dto';
@@ -41,7 +42,7 @@ export class RatingsBulkService {
     private readonly events: DomainEvents,
   ) {}
 
-  async create(organisationId: string, items: unknown[], transaction?: EntityManager): Promise<BulkResult> {
+  async create(organisationId: string, items: unknown[], write: WriteContext): Promise<BulkResult> {
     const outcomes = items.map((_item, index) => new BulkItemOutcome(index));
     await this.database.transaction(async (manager) => {
       const inputs = items.map((item, index) => {
@@ -66,7 +67,7 @@ export class RatingsBulkService {
           occurredAt: rating.createdAt,
         })),
       );
-    }, transaction);
+    }, write);
     return new BulkResult(outcomes.map((outcome) => outcome.toResponse()));
   }
 

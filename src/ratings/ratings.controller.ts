@@ -1,12 +1,12 @@
 import { Body, Controller, Get, HttpStatus, Param, Post, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import type { EntityManager } from 'typeorm';
 import { OrgId } from '../auth/org-id.decorator';
 import { RequiresScope } from '../auth/scopes';
+import { Write } from '../auth/write.decorator';
 import { ApiEnvelope, ApiErrors } from '../common/openapi/api-envelope.decorators';
 import { Page } from '../common/pagination';
 import { ParseIdPipe } from '../common/uuid';
-import { RequestTransaction } from '../database/request-transaction';
+import { WriteContext } from '../database/write-context';
 import { CreateRatingDto } from './dto/create-rating.dto';
 import { ListRatingsQuery } from './dto/list-ratings.query';
 import { RatingResponse } from './dto/rating.response';
@@ -38,9 +38,9 @@ export class RatingsController {
     @OrgId() organisationId: string,
     @Param('id', new ParseIdPipe('Employee')) employeeId: string,
     @Body() body: CreateRatingDto,
-    @RequestTransaction() transaction?: EntityManager,
+    @Write() write: WriteContext,
   ): Promise<RatingResponse> {
     const { skillId, ...rating } = body;
-    return this.ratings.rate(organisationId, employeeId, skillId, rating, transaction);
+    return this.ratings.rate(organisationId, employeeId, skillId, rating, write);
   }
 }

@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
 import { ListCursors, ListIdentity } from '../common/cursor';
 import { NotFoundError, ValidationError } from '../common/errors';
 import { parseIsoDateTime } from '../common/iso-date-time';
 import { Page } from '../common/pagination';
 import { newId } from '../common/uuid';
 import { Database } from '../database/database';
+import { WriteContext } from '../database/write-context';
 import { EmployeesRepository } from '../employees/employees.repository';
 import { DomainEvents } from '../events/domain-events';
 import { ListRatingsQuery } from './dto/list-ratings.query';
@@ -32,7 +32,7 @@ export class RatingsService {
     employeeId: string,
     skillId: string,
     input: RateSkillDto,
-    transaction?: EntityManager,
+    write: WriteContext,
   ): Promise<RatingResponse> {
     return this.database.transaction(async (manager) => {
       const found = await this.ratings.findSkillToRate(organisationId, employeeId, skillId, manager);
@@ -57,7 +57,7 @@ export class RatingsService {
       const rating = toRatingResponse({ ...newRating, personSkillId, skillName: skill.name });
       await this.events.publish(manager, organisationId, 'skill.rated', { employeeId, rating }, createdAt);
       return rating;
-    }, transaction);
+    }, write);
   }
 
   /**

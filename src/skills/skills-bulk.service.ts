@@ -1,9 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
 import { BulkItemOutcome, BulkResult, failItemOn, PlannedChange, validateItem, writeChanges } from '../common/bulk';
 import { ConflictError } from '../common/errors';
 import { Database } from '../database/database';
+import { WriteContext } from '../database/write-context';
+import { changesBetween } from '../events/changes';
+import { DomainEvents, PublishedEvent } from '../events/domain-events';
 import { CreateSkillDto } from './dto/create-skill.dto';
+import { toSkillResponse } from './dto/skill.response';
 import { UpdateSkillDto } from './dto/update-skill.dto';
 import { Skill } from './entities/skill.entity';
 import { applyChanges, newSkill } from './skill-changes';
@@ -13,24 +16,26 @@ const DUPLICATE_NAME = 'An earlier item of this request has this name';
 
 /**
  * POST /skills/bulk: each item is a POST or a PATCH of a skill, matched by name case-insensitively, checked by
- * the same DTOs and rules as those and written set-based in one transaction (see writeChanges). Skill changes
- * emit no webhook event, as the single-item endpoints.
+ * the same DTOs and rules as those and written set-based in one transaction (see writeChanges). Each applied
+ * item records what POST or PATCH would: skill.created, or skill.updated with its changes (feed only).
  */
 @Injectable()
 export class SkillsBulkService {
   constructor(
     private readonly database: Database,
     private readonly skills: SkillsRepository,
+    private readonly events: DomainEvents,
   ) {}
 
-  async upsert(organisationId: string, items: unknown[], transaction?: EntityManager): Promise<BulkResult> {
+  async upsert(organisationId: string, items: unknown[], write: WriteContext): Promise<BulkResult> {
     const outcomes = items.map((_item, index) => new BulkItemOutcome(index));
     await this.database.transaction(async (manager) => {
       const names = [...new Set(items.map(lowerNameOf).filter((name) => name !== undefined))];
       const existing = await this.skills.lockByNames(organisationId, names, manager);
       const byName = new Map(existing.map((skill) => [skill.name.toLowerCase(), skill]));
-      const planned = this.plan(organisationId, items, outcomes, byName, new Date());
-      await writeChanges(manager, planned, {
+      const now = new Date();
+      const planned = this.plan(organisationId, items, outcomes, byName, now);
+      const applied = await writeChanges(manager, planned, {
         many: async (updates, creates) => {
           const updated = await this.skills.updateMany(organisationId, updates, manager);
           await this.skills.insertMany(organisationId, creates, manager);
@@ -41,7 +46,12 @@ export class SkillsBulkService {
             ? this.skills.update(organisationId, after, after.updatedAt, manager)
             : this.skills.insert(organisationId, after, manager).then(() => true),
       });
-    }, transaction);
+      await this.events.publishMany(
+        manager,
+        organisationId,
+        applied.map((change) => eventOf(change, now)),
+      );
+    }, write);
     return new BulkResult(outcomes.map((outcome) => outcome.toResponse()));
   }
 
@@ -79,4 +89,11 @@ export class SkillsBulkService {
 function lowerNameOf(item: unknown): string | undefined {
   const name = (item as { name?: unknown } | null)?.name;
   return typeof name === 'string' ? name.toLowerCase() : undefined;
+}
+
+/** What POST (skill.created) or PATCH (skill.updated with what it altered) records for the change. */
+function eventOf({ before, after }: PlannedChange<Skill>, now: Date): PublishedEvent {
+  const data = toSkillResponse(after);
+  if (!before) return { name: 'skill.created', data, occurredAt: now };
+  return { name: 'skill.updated', data, occurredAt: now, changes: changesBetween(toSkillResponse(before), data) };
 }

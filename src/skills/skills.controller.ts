@@ -1,14 +1,14 @@
-import { Body, Controller, Delete, Get, HttpStatus, Param, Patch, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, HttpStatus, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import type { EntityManager } from 'typeorm';
 import { OrgId } from '../auth/org-id.decorator';
 import { RequiresScope } from '../auth/scopes';
+import { Write } from '../auth/write.decorator';
 import { ApiBulk, BulkResult } from '../common/bulk';
 import { DeletedResponse } from '../common/dto/deleted.response';
 import { ApiEnvelope, ApiErrors } from '../common/openapi/api-envelope.decorators';
 import { Page } from '../common/pagination';
 import { ParseIdPipe } from '../common/uuid';
-import { RequestTransaction } from '../database/request-transaction';
+import { WriteContext } from '../database/write-context';
 import { BulkSkillsDto } from './dto/bulk-skills.dto';
 import { CreateSkillDto } from './dto/create-skill.dto';
 import { ListSkillsQuery } from './dto/list-skills.query';
@@ -37,21 +37,22 @@ export class SkillsController {
   }
 
   @Post()
-  @ApiOperation({ summary: 'Create a skill (scale defaults: NUMERIC, 0 to 5)' })
+  @ApiOperation({ summary: 'Create a skill (scale defaults: NUMERIC, 0 to 5); records skill.created in the feed' })
   @ApiEnvelope(SkillResponse, { status: HttpStatus.CREATED })
   @ApiErrors(400, 409)
   create(
     @OrgId() organisationId: string,
     @Body() body: CreateSkillDto,
-    @RequestTransaction() transaction?: EntityManager,
+    @Write() write: WriteContext,
   ): Promise<SkillResponse> {
-    return this.skills.create(organisationId, body, transaction);
+    return this.skills.create(organisationId, body, write);
   }
 
   @Post('bulk')
   @ApiOperation({
     summary: 'Create or change up to 1,000 skills, matched by name case-insensitively; one result per item',
   })
+  @HttpCode(HttpStatus.OK)
   @ApiBulk(BulkSkillsDto, {
     request: {
       items: [
@@ -84,9 +85,9 @@ export class SkillsController {
   upsertMany(
     @OrgId() organisationId: string,
     @Body() body: BulkSkillsDto,
-    @RequestTransaction() transaction?: EntityManager,
+    @Write() write: WriteContext,
   ): Promise<BulkResult> {
-    return this.bulk.upsert(organisationId, body.items, transaction);
+    return this.bulk.upsert(organisationId, body.items, write);
   }
 
   @Get(':id')
@@ -98,18 +99,29 @@ export class SkillsController {
   }
 
   @Patch(':id')
-  @ApiOperation({ summary: 'Change a skill' })
+  @ApiOperation({ summary: 'Change a skill; records skill.updated, with what changed, in the feed' })
   @ApiEnvelope(SkillResponse)
   @ApiErrors(400, 404, 409)
-  update(@OrgId() organisationId: string, @SkillId() id: string, @Body() body: UpdateSkillDto): Promise<SkillResponse> {
-    return this.skills.update(organisationId, id, body);
+  update(
+    @OrgId() organisationId: string,
+    @SkillId() id: string,
+    @Body() body: UpdateSkillDto,
+    @Write() write: WriteContext,
+  ): Promise<SkillResponse> {
+    return this.skills.update(organisationId, id, body, write);
   }
 
   @Delete(':id')
-  @ApiOperation({ summary: 'Delete a skill; 409 while employee ratings exist on it' })
+  @ApiOperation({
+    summary: 'Delete a skill; 409 while employee ratings exist on it; records skill.deleted in the feed',
+  })
   @ApiEnvelope(DeletedResponse)
   @ApiErrors(404, 409)
-  remove(@OrgId() organisationId: string, @SkillId() id: string): Promise<DeletedResponse> {
-    return this.skills.remove(organisationId, id);
+  remove(
+    @OrgId() organisationId: string,
+    @SkillId() id: string,
+    @Write() write: WriteContext,
+  ): Promise<DeletedResponse> {
+    return this.skills.remove(organisationId, id, write);
   }
 }

@@ -1,10 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
 import { ListCursors, ListIdentity } from '../common/cursor';
 import { DeletedResponse } from '../common/dto/deleted.response';
 import { ConflictError } from '../common/errors';
 import { Page } from '../common/pagination';
 import { Database } from '../database/database';
+import { WriteContext } from '../database/write-context';
+import { changesBetween } from '../events/changes';
+import { DomainEvents } from '../events/domain-events';
 import { CreateSkillDto } from './dto/create-skill.dto';
 import { ListSkillsQuery } from './dto/list-skills.query';
 import { SkillDetailResponse, SkillResponse, toSkillResponse } from './dto/skill.response';
@@ -17,6 +19,7 @@ export class SkillsService {
   constructor(
     private readonly database: Database,
     private readonly skills: SkillsRepository,
+    private readonly events: DomainEvents,
     private readonly cursors: ListCursors,
   ) {}
 
@@ -32,32 +35,44 @@ export class SkillsService {
     return { ...toSkillResponse(skill), employeeCount };
   }
 
-  async create(organisationId: string, input: CreateSkillDto, transaction?: EntityManager): Promise<SkillResponse> {
-    const skill = newSkill(organisationId, input, new Date());
-    await this.skills.insert(organisationId, skill, transaction);
-    return toSkillResponse(skill);
+  async create(organisationId: string, input: CreateSkillDto, write: WriteContext): Promise<SkillResponse> {
+    const now = new Date();
+    const skill = newSkill(organisationId, input, now);
+    return this.database.transaction(async (manager) => {
+      await this.skills.insert(organisationId, skill, manager);
+      const response = toSkillResponse(skill);
+      await this.events.publish(manager, organisationId, 'skill.created', response, now);
+      return response;
+    }, write);
   }
 
-  async update(organisationId: string, id: string, input: UpdateSkillDto): Promise<SkillResponse> {
+  /** Records skill.updated with what the change altered (read from the locked row: no extra round trip). */
+  async update(organisationId: string, id: string, input: UpdateSkillDto, write: WriteContext): Promise<SkillResponse> {
     return this.database.transaction(async (manager) => {
       const skill = await this.skills.findForUpdate(organisationId, id, manager);
+      const previous = toSkillResponse(skill);
       applyChanges(skill, input);
-      // A PATCH that sends the current values changes nothing, so updatedAt stays.
+      // A PATCH that sends the current values changes nothing: updatedAt stays and nothing is recorded.
       const now = new Date();
-      if (await this.skills.update(organisationId, skill, now, manager)) skill.updatedAt = now;
-      return toSkillResponse(skill);
-    });
+      if (!(await this.skills.update(organisationId, skill, now, manager))) return previous;
+      skill.updatedAt = now;
+      const response = toSkillResponse(skill);
+      const changes = changesBetween(previous, response);
+      await this.events.publish(manager, organisationId, 'skill.updated', response, now, changes);
+      return response;
+    }, write);
   }
 
   /** Refused (409) while any employee rating exists on the skill, or while anything else references it. */
-  async remove(organisationId: string, id: string): Promise<DeletedResponse> {
+  async remove(organisationId: string, id: string, write: WriteContext): Promise<DeletedResponse> {
     return this.database.transaction(async (manager) => {
       await this.skills.findForUpdate(organisationId, id, manager);
       if (await this.skills.hasRatings(organisationId, id, manager)) {
         throw new ConflictError('The skill has employee ratings and cannot be deleted');
       }
       await this.skills.delete(organisationId, id, manager);
+      await this.events.publish(manager, organisationId, 'skill.deleted', { id });
       return { deleted: true };
-    });
+    }, write);
   }
 }

@@ -15,6 +15,8 @@ export interface ClaimedDelivery {
   eventId: string;
   event: string;
   body: Buffer;
+  /** The event's, sent as the `traceparent` header; null when it has none (a command-line change). */
+  traceparent: string | null;
   url: string;
   secretSealed: Buffer | null;
   previousSecretSealed: Buffer | null;
@@ -180,7 +182,7 @@ export class WebhookDeliveriesRepository {
            FROM due, webhook_endpoints AS endpoint, events AS event
           WHERE delivery.id = due.id AND endpoint.id = delivery.endpoint_id AND event.id = delivery.event_id
          RETURNING delivery.id, delivery.endpoint_id AS "endpointId", delivery.event_id AS "eventId", delivery.event,
-                   event.body, endpoint.url, endpoint.secret_sealed AS "secretSealed",
+                   event.body, event.traceparent, endpoint.url, endpoint.secret_sealed AS "secretSealed",
                    endpoint.previous_secret_sealed AS "previousSecretSealed",
                    endpoint.previous_secret_expires_at AS "previousSecretExpiresAt"
        )

@@ -153,6 +153,7 @@ export class WebhookDispatcher implements BeforeApplicationShutdown {
         event: delivery.event,
         url: delivery.url,
         body: delivery.body,
+        traceparent: delivery.traceparent,
         secrets: this.secrets.signingKeys(delivery.endpointId, delivery, new Date()),
       });
     } catch (error) {

@@ -23,6 +23,8 @@ export interface OutgoingDelivery {
   event: string;
   url: string;
   body: Buffer;
+  /** The trace of the change that caused the event (W3C traceparent), or null. */
+  traceparent: string | null;
   /** The HMAC keys: the endpoint's secret ("" without one) first, then a rotated-out secret still in its overlap. */
   secrets: readonly string[];
 }
@@ -89,6 +91,7 @@ export class WebhookSender implements OnApplicationShutdown {
             'webhook-id': delivery.eventId,
             'webhook-timestamp': String(Math.floor(signedAt.getTime() / 1000)),
             'webhook-signature': standardSignature(delivery.eventId, signedAt, delivery.body, delivery.secrets),
+            ...(delivery.traceparent === null ? {} : { traceparent: delivery.traceparent }),
           },
         },
         (response) => {

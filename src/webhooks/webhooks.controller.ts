@@ -1,13 +1,13 @@
 import { Body, Controller, Delete, Get, HttpCode, HttpStatus, Param, Post, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import type { EntityManager } from 'typeorm';
 import { OrgId } from '../auth/org-id.decorator';
 import { RequiresScope } from '../auth/scopes';
+import { Write } from '../auth/write.decorator';
 import { DeletedResponse } from '../common/dto/deleted.response';
 import { ApiEnvelope, ApiErrors } from '../common/openapi/api-envelope.decorators';
 import { PaginationQuery } from '../common/pagination';
 import { ParseIdPipe } from '../common/uuid';
-import { RequestTransaction } from '../database/request-transaction';
+import { WriteContext } from '../database/write-context';
 import { CreateWebhookDto } from './dto/create-webhook.dto';
 import { RecoverDto, RecoverResponse } from './dto/recover.dto';
 import { RotateSecretDto } from './dto/rotate-secret.dto';
@@ -36,12 +36,8 @@ export class WebhooksController {
   @ApiOperation({ summary: 'Registers an endpoint (at most 25 per organisation)' })
   @ApiEnvelope(WebhookResponse, { status: HttpStatus.CREATED })
   @ApiErrors(400, 409)
-  create(
-    @OrgId() organisationId: string,
-    @Body() body: CreateWebhookDto,
-    @RequestTransaction() transaction?: EntityManager,
-  ) {
-    return this.webhooks.create(organisationId, body, transaction);
+  create(@OrgId() organisationId: string, @Body() body: CreateWebhookDto, @Write() write: WriteContext) {
+    return this.webhooks.create(organisationId, body, write);
   }
 
   @Delete(':id')
@@ -69,8 +65,8 @@ export class WebhooksController {
   })
   @ApiEnvelope(WebhookDeliveryResponse)
   @ApiErrors(404)
-  test(@OrgId() organisationId: string, @WebhookId() id: string, @RequestTransaction() transaction?: EntityManager) {
-    return this.webhooks.sendTest(organisationId, id, transaction);
+  test(@OrgId() organisationId: string, @WebhookId() id: string, @Write() write: WriteContext) {
+    return this.webhooks.sendTest(organisationId, id, write);
   }
 
   @Post(':id/deliveries/:deliveryId/redeliver')
@@ -87,9 +83,9 @@ export class WebhooksController {
     @OrgId() organisationId: string,
     @WebhookId() id: string,
     @DeliveryId() deliveryId: string,
-    @RequestTransaction() transaction?: EntityManager,
+    @Write() write: WriteContext,
   ) {
-    return this.webhooks.redeliver(organisationId, id, deliveryId, transaction);
+    return this.webhooks.redeliver(organisationId, id, deliveryId, write);
   }
 
   @Post(':id/recover')
@@ -103,9 +99,9 @@ export class WebhooksController {
     @OrgId() organisationId: string,
     @WebhookId() id: string,
     @Body() body: RecoverDto,
-    @RequestTransaction() transaction?: EntityManager,
+    @Write() write: WriteContext,
   ) {
-    return this.webhooks.recover(organisationId, id, body.since, transaction);
+    return this.webhooks.recover(organisationId, id, body.since, write);
   }
 
   @Post(':id/rotate-secret')
@@ -122,8 +118,8 @@ export class WebhooksController {
     @OrgId() organisationId: string,
     @WebhookId() id: string,
     @Body() body: RotateSecretDto,
-    @RequestTransaction() transaction?: EntityManager,
+    @Write() write: WriteContext,
   ) {
-    return this.webhooks.rotateSecret(organisationId, id, body, transaction);
+    return this.webhooks.rotateSecret(organisationId, id, body, write);
   }
 }

@@ -8,6 +8,7 @@ import { Page, PaginationQuery } from '../common/pagination';
 import { mapConstraintErrors } from '../common/postgres-errors';
 import { newId } from '../common/uuid';
 import { Database } from '../database/database';
+import { WriteContext } from '../database/write-context';
 import { EventsRepository, WEBHOOK_TEST_EVENT } from '../events/events.repository';
 import { CreateWebhookDto } from './dto/create-webhook.dto';
 import { RecoverResponse } from './dto/recover.dto';
@@ -40,7 +41,7 @@ export class WebhooksService {
     return (await this.endpoints.list(organisationId)).map(toWebhookResponse);
   }
 
-  async create(organisationId: string, input: CreateWebhookDto, transaction?: EntityManager): Promise<WebhookResponse> {
+  async create(organisationId: string, input: CreateWebhookDto, write: WriteContext): Promise<WebhookResponse> {
     return this.database.transaction(async (manager) => {
       await this.endpoints.lockForCreation(organisationId, manager);
       if ((await this.endpoints.count(organisationId, manager)) >= MAX_WEBHOOKS_PER_ORGANISATION) {
@@ -60,7 +61,7 @@ export class WebhooksService {
         manager,
       );
       return toWebhookResponse(endpoint);
-    }, transaction);
+    }, write);
   }
 
   async remove(organisationId: string, id: string): Promise<DeletedResponse> {
@@ -81,30 +82,31 @@ export class WebhooksService {
   }
 
   /** Sends a signed `webhook.test` delivery now, records it like any other, and answers with its outcome. */
-  async sendTest(organisationId: string, id: string, transaction?: EntityManager): Promise<WebhookDeliveryResponse> {
-    const endpoint = await this.findEndpoint(organisationId, id, transaction);
+  async sendTest(organisationId: string, id: string, write: WriteContext): Promise<WebhookDeliveryResponse> {
+    const endpoint = await this.findEndpoint(organisationId, id, write.transaction);
     const { event, delivery } = await this.database.transaction(async (manager) => {
       const data = { webhookId: endpoint.id, url: endpoint.url };
       const recorded = await this.events.record(
         organisationId,
-        { name: WEBHOOK_TEST_EVENT, occurredAt: new Date(), data },
+        { name: WEBHOOK_TEST_EVENT, occurredAt: new Date(), data, ...write.origin },
         manager,
       );
       return {
         event: recorded,
         delivery: await this.deliveries.insertClaimed(organisationId, endpoint.id, recorded, manager),
       };
-    }, transaction);
+    }, write);
     const result = await this.sender.send({
       deliveryId: delivery.id,
       eventId: event.id,
       event: WEBHOOK_TEST_EVENT,
       url: endpoint.url,
       body: event.body,
+      traceparent: write.origin.traceparent,
       secrets: this.secrets.signingKeys(endpoint.id, endpoint, new Date()),
     });
     const attemptedAt = new Date();
-    await this.deliveries.settleMany([{ id: delivery.id, result, at: attemptedAt }], transaction);
+    await this.deliveries.settleMany([{ id: delivery.id, result, at: attemptedAt }], write.transaction);
     return toWebhookDeliveryResponse({
       ...delivery,
       outcome: result.outcome,
@@ -120,14 +122,14 @@ export class WebhooksService {
     organisationId: string,
     id: string,
     deliveryId: string,
-    transaction?: EntityManager,
+    write: WriteContext,
   ): Promise<WebhookDeliveryResponse> {
     const delivery = await mapConstraintErrors(
       this.database.transaction(async (manager) => {
         const queued = await this.deliveries.redeliver(organisationId, id, deliveryId, new Date(), manager);
         if (queued) this.commitWatcher.watch(manager);
         return queued;
-      }, transaction),
+      }, write),
       // Retention removed the event between the read and the insert: it is gone, like the delivery.
       { foreignKey: () => new NotFoundError('Webhook delivery') },
     );
@@ -136,12 +138,7 @@ export class WebhooksService {
   }
 
   /** Queues one redelivery of every event whose latest delivery to the endpoint since `since` failed. */
-  async recover(
-    organisationId: string,
-    id: string,
-    since: string,
-    transaction?: EntityManager,
-  ): Promise<RecoverResponse> {
+  async recover(organisationId: string, id: string, since: string, write: WriteContext): Promise<RecoverResponse> {
     return this.database.transaction(async (manager) => {
       // Holding the endpoint queues concurrent recoveries of it: the second sees the first's redeliveries.
       if (!(await this.endpoints.findForUpdate(organisationId, id, manager))) throw new NotFoundError('Webhook');
@@ -154,7 +151,7 @@ export class WebhooksService {
       );
       if (queued > 0) this.commitWatcher.watch(manager);
       return { queued };
-    }, transaction);
+    }, write);
   }
 
   /**
@@ -165,7 +162,7 @@ export class WebhooksService {
     organisationId: string,
     id: string,
     input: RotateSecretDto,
-    transaction?: EntityManager,
+    write: WriteContext,
   ): Promise<WebhookResponse> {
     const previousUntil = input.overlapSeconds > 0 ? new Date(Date.now() + input.overlapSeconds * 1000) : null;
     const endpoint = await this.endpoints.rotateSecret(
@@ -173,7 +170,7 @@ export class WebhooksService {
       id,
       this.secrets.seal(input.secret, id),
       previousUntil,
-      transaction,
+      write.transaction,
     );
     if (!endpoint) throw new NotFoundError('Webhook');
     return toWebhookResponse(endpoint);

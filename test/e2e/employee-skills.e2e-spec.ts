@@ -264,7 +264,13 @@ describe('employee skills', () => {
       ).toEqual([kept.id]);
       const ratings = await get<RatingResponse[]>(`/employees/${employee.id}/ratings`).expect(200);
       expect(ratings.body.data.map((r) => r.skillId)).toEqual([kept.id]);
-      expect(events.of(tenant.organisationId)).toEqual([]);
+      // The removal is recorded for the feed (no webhook carries it).
+      expect(events.of(tenant.organisationId)).toEqual([
+        expect.objectContaining({
+          name: 'employee_skill.deleted',
+          data: { employeeId: employee.id, skillId: skill.id, personSkillId: expect.any(String) },
+        }),
+      ]);
     });
 
     it('refuses a link with more than 5 ratings with 409 unless force=true', async () => {

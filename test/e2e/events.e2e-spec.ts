@@ -2,6 +2,7 @@ import { NestExpressApplication } from '@nestjs/platform-express';
 import { Client } from 'pg';
 import { newId } from '../../src/common/uuid';
 import { Database } from '../../src/database/database';
+import { cliWrite } from '../../src/database/write-context';
 import { DomainEventName, DomainEvents } from '../../src/events/domain-events';
 import { RetentionJob, RetentionReport } from '../../src/retention/retention.job';
 import { apiClient } from '../support/api-client';
@@ -45,8 +46,9 @@ describe('events feed: GET /events', () => {
   const publish = (who: TestTenant, name: DomainEventName, data: object, occurredAt = new Date()) =>
     app
       .get(Database)
-      .transaction((manager) =>
-        app.get(DomainEvents).publish(manager, who.organisationId, name, data as never, occurredAt),
+      .transaction(
+        (manager) => app.get(DomainEvents).publish(manager, who.organisationId, name, data as never, occurredAt),
+        cliWrite(),
       );
 
   const page = async (who: TestTenant, query = ''): Promise<FeedPage> =>
@@ -76,7 +78,7 @@ describe('events feed: GET /events', () => {
 
   const marks = (events: FeedEvent[]) => events.map((event) => event.data.mark);
 
-  it('lists every event of the API calls, oldest first, as {id, event, timestamp, data}, with no endpoint subscribed', async () => {
+  it('lists every event of the API calls, oldest first, as {id, event, timestamp, data, changes?, actor, requestId}, with no endpoint subscribed', async () => {
     const own = await createTenant(app);
     const { post, patch, del } = as(own);
     const created = (
@@ -98,21 +100,32 @@ describe('events feed: GET /events', () => {
     ).body.data;
     const deactivated = (await del(`/employees/${created.id}`).expect(200)).body.data;
 
-    const events = await readAll(own, (all) => all.length === 4);
+    const events = await readAll(own, (all) => all.length === 5);
+    const byKey = { actor: { type: 'api_key', id: own.keyId }, requestId: expect.any(String) };
     expect(events).toEqual([
-      { id: expect.any(String), event: 'employee.created', timestamp: expect.any(String), data: created },
-      { id: expect.any(String), event: 'employee.updated', timestamp: expect.any(String), data: updated },
+      { id: expect.any(String), event: 'employee.created', timestamp: expect.any(String), data: created, ...byKey },
+      {
+        id: expect.any(String),
+        event: 'employee.updated',
+        timestamp: expect.any(String),
+        data: updated,
+        changes: { title: { previous: null, current: 'Countess' } },
+        ...byKey,
+      },
+      { id: expect.any(String), event: 'skill.created', timestamp: skill.createdAt, data: skill, ...byKey },
       {
         id: expect.any(String),
         event: 'skill.rated',
         timestamp: rating.createdAt,
         data: { employeeId: created.id, rating },
+        ...byKey,
       },
       {
         id: expect.any(String),
         event: 'employee.deactivated',
         timestamp: deactivated.leftAt,
         data: expect.objectContaining({ id: created.id, leftAt: deactivated.leftAt }),
+        ...byKey,
       },
     ]);
     for (const event of events) {
@@ -132,8 +145,17 @@ describe('events feed: GET /events', () => {
       event: event.event,
       timestamp: event.timestamp,
       data: event.data,
+      actor: { type: 'cli' },
+      requestId: null,
     });
-    expect(event).toEqual({ id: event.id, event: 'position.updated', timestamp: occurredAt.toISOString(), data });
+    expect(event).toEqual({
+      id: event.id,
+      event: 'position.updated',
+      timestamp: occurredAt.toISOString(),
+      data,
+      actor: { type: 'cli' },
+      requestId: null,
+    });
   });
 
   it('pages with after and limit: meta tells whether more are ready and the next after', async () => {
@@ -209,7 +231,7 @@ describe('events feed: GET /events', () => {
       app.get(Database).transaction(async (manager) => {
         await app.get(DomainEvents).publish(manager, own.organisationId, 'employee.created', { mark: 'gone' } as never);
         throw new Error('the change fails after its event');
-      }),
+      }, cliWrite()),
     ).rejects.toThrow('the change fails after its event');
     await publish(own, 'employee.created', { mark: 'kept' });
     expect(marks(await readAll(own, (events) => events.length >= 1))).toEqual(['kept']);
@@ -262,7 +284,7 @@ describe('events feed: GET /events', () => {
         await app.get(DomainEvents).publish(manager, own.organisationId, 'employee.created', { mark: 'slow' } as never);
         slowRecorded();
         await slowMayCommit;
-      });
+      }, cliWrite());
       await slowHasRecorded;
       await publish(own, 'employee.created', { mark: 'fast' });
 
@@ -299,7 +321,7 @@ describe('events feed: GET /events', () => {
                 .get(DomainEvents)
                 .publish(manager, own.organisationId, 'skill.rated', { mark: `${writer}-${n}` } as never);
               await manager.query(`SELECT pg_sleep($1)`, [Math.random() * 0.02]);
-            });
+            }, cliWrite());
           }
         };
         const allWritten = Promise.all(Array.from({ length: writersCount }, (_, writer) => write(writer))).finally(
@@ -401,11 +423,14 @@ describe('events feed: GET /events', () => {
         const holder = new Client({ connectionString: process.env.TEST_DATABASE_URL });
         await holder.connect();
         try {
-          await holder.query(`SELECT pg_advisory_lock($1)`, [RETENTION_LOCK_KEY]);
+          // Held by another instance's run: a transaction-level lock, which also pins the session behind a
+          // transaction pooler (a session-level one would stay on whichever server connection PgBouncer chose).
+          await holder.query('BEGIN');
+          await holder.query(`SELECT pg_advisory_xact_lock($1)`, [RETENTION_LOCK_KEY]);
           expect(await app.get(RetentionJob).run()).toBeNull();
           // Nor can any other instance prune while the lock is held.
           expect(await readAll(own, () => true)).toEqual([event]);
-          await holder.query(`SELECT pg_advisory_unlock($1)`, [RETENTION_LOCK_KEY]);
+          await holder.query('ROLLBACK');
         } finally {
           await holder.end();
         }
@@ -460,6 +485,14 @@ describe('events feed: GET /events', () => {
     ]);
     expect(Object.keys(operation.responses)).toEqual(expect.arrayContaining(['200', '400', '401']));
     expect(body.components.schemas.CursorPaginationMeta.properties.nextAfter.nullable).toBe(true);
-    expect(Object.keys(body.components.schemas.Event.properties).sort()).toEqual(['data', 'event', 'id', 'timestamp']);
+    expect(Object.keys(body.components.schemas.Event.properties).sort()).toEqual([
+      'actor',
+      'changes',
+      'data',
+      'event',
+      'id',
+      'requestId',
+      'timestamp',
+    ]);
   });
 });

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { DataSource, EntityManager } from 'typeorm';
 import { runCli } from '../../src/cli/run-cli';
+import { cliWrite } from '../../src/database/write-context';
 import { Employee } from '../../src/employees/entities/employee.entity';
 import { DomainEventMap, DomainEvents } from '../../src/events/domain-events';
 import { PositionDetailResponse, PositionResponse } from '../../src/positions/dto/position.response';
@@ -209,6 +210,21 @@ describe('positions import command', () => {
     const result = await cli('positions', 'import', writePositionsFile([clerk]), '--org', organisation[0].name);
     expect(result.code).toBe(0);
     expect(result.stdout).toBe('Imported positions: 1 created, 0 updated, 0 unchanged\n');
+  });
+
+  it('records its events as made by the command line: actor cli, requestId null, no traceparent', async () => {
+    const { tenant } = await world();
+    const result = await cli('positions', 'import', writePositionsFile([clerk]), '--org', tenant.organisationId);
+    expect(result.code).toBe(0);
+    const rows: Array<{ body: Buffer; traceparent: string | null }> = await dataSource.query(
+      `SELECT body, traceparent FROM events WHERE organisation_id = $1 AND event = 'position.updated'`,
+      [tenant.organisationId],
+    );
+    expect(rows).toHaveLength(1);
+    const body = JSON.parse(rows[0].body.toString('utf8'));
+    expect(Object.keys(body)).toEqual(['event', 'timestamp', 'data', 'actor', 'requestId']);
+    expect(body).toMatchObject({ event: 'position.updated', actor: { type: 'cli' }, requestId: null });
+    expect(rows[0].traceparent).toBeNull();
   });
 
   it('is idempotent: a second import of the same file changes nothing and emits nothing', async () => {
@@ -441,14 +457,14 @@ describe('positions import command', () => {
         spy.mockRestore();
       }
     };
-    await importer.import(tenant.organisationId, positions(1, 'OPEN', '2026-03-01'));
-    await importer.import(tenant.organisationId, positions(5, 'OPEN', '2026-03-01'));
+    await importer.import(tenant.organisationId, positions(1, 'OPEN', '2026-03-01'), cliWrite());
+    await importer.import(tenant.organisationId, positions(5, 'OPEN', '2026-03-01'), cliWrite());
 
     const one = await positionStatements(() =>
-      importer.import(tenant.organisationId, positions(1, 'FILLED', '2026-04-01')),
+      importer.import(tenant.organisationId, positions(1, 'FILLED', '2026-04-01'), cliWrite()),
     );
     const five = await positionStatements(() =>
-      importer.import(tenant.organisationId, positions(5, 'FILLED', '2026-04-01')),
+      importer.import(tenant.organisationId, positions(5, 'FILLED', '2026-04-01'), cliWrite()),
     );
 
     expect(five).toBe(one);

@@ -2,9 +2,11 @@ import { Body, Controller, Module, Post } from '@nestjs/common';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { OrgId } from '../../src/auth/org-id.decorator';
+import { Write } from '../../src/auth/write.decorator';
 import { newId } from '../../src/common/uuid';
 import { AppConfig } from '../../src/config/config';
 import { Database } from '../../src/database/database';
+import { cliWrite, WriteContext } from '../../src/database/write-context';
 import { DomainEventName, DomainEvents } from '../../src/events/domain-events';
 import { apiClient } from '../support/api-client';
 import { createTenant, createTestApp, dataSourceOf, TestTenant } from '../support/app';
@@ -31,7 +33,10 @@ async function publish(
 ): Promise<void> {
   await app
     .get(Database)
-    .transaction((manager) => app.get(DomainEvents).publish(manager, organisationId, name, data as never, occurredAt));
+    .transaction(
+      (manager) => app.get(DomainEvents).publish(manager, organisationId, name, data as never, occurredAt),
+      cliWrite(),
+    );
 }
 
 /** A test-only API call that emits an event and answers after commit, like any write of the API. */
@@ -44,9 +49,14 @@ class EmitProbeController {
   ) {}
 
   @Post('emit')
-  async emit(@OrgId() organisationId: string, @Body() body: { name: DomainEventName; data: object }) {
-    await this.database.transaction((manager) =>
-      this.events.publish(manager, organisationId, body.name, body.data as never),
+  async emit(
+    @OrgId() organisationId: string,
+    @Body() body: { name: DomainEventName; data: object },
+    @Write() write: WriteContext,
+  ) {
+    await this.database.transaction(
+      (manager) => this.events.publish(manager, organisationId, body.name, body.data as never),
+      write,
     );
     return { emitted: true };
   }
@@ -152,7 +162,15 @@ describe('webhooks: delivery', () => {
         expect(arrived.method).toBe('POST');
         expect(
           arrived.body.equals(
-            Buffer.from(JSON.stringify({ event: event.name, timestamp: occurredAt.toISOString(), data: event.data })),
+            Buffer.from(
+              JSON.stringify({
+                event: event.name,
+                timestamp: occurredAt.toISOString(),
+                data: event.data,
+                actor: { type: 'cli' },
+                requestId: null,
+              }),
+            ),
           ),
         ).toBe(true);
         expect(header(arrived, 'content-type')).toBe('application/json');
@@ -231,7 +249,7 @@ describe('webhooks: delivery', () => {
             .get(DomainEvents)
             .publish(manager, tenant.organisationId, 'employee.created', { id: 'rolled-back' } as never);
           throw new Error('the change fails after its event');
-        }),
+        }, cliWrite()),
       ).rejects.toThrow('the change fails after its event');
       expect(await deliveryRows(app, endpointId)).toEqual([]);
       const events = () =>
@@ -323,16 +341,23 @@ describe('webhooks: delivery', () => {
         event: 'employee.created',
         timestamp: expect.any(String),
         data: created,
+        actor: { type: 'api_key', id: api.keyId },
+        requestId: expect.any(String),
       });
       expect(bodyOf('employee.updated')).toEqual({
         event: 'employee.updated',
         timestamp: expect.any(String),
         data: updated,
+        changes: { title: { previous: null, current: 'Rear Admiral' } },
+        actor: { type: 'api_key', id: api.keyId },
+        requestId: expect.any(String),
       });
       expect(bodyOf('skill.rated')).toEqual({
         event: 'skill.rated',
         timestamp: rating.createdAt,
         data: { employeeId: created.id, rating },
+        actor: { type: 'api_key', id: api.keyId },
+        requestId: expect.any(String),
       });
       expect(bodyOf('employee.deactivated')).toMatchObject({
         event: 'employee.deactivated',

@@ -2,6 +2,7 @@ import { createHmac } from 'node:crypto';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { newId } from '../../src/common/uuid';
 import { Database } from '../../src/database/database';
+import { cliWrite } from '../../src/database/write-context';
 import { DomainEventName, DomainEvents } from '../../src/events/domain-events';
 import { apiClient } from '../support/api-client';
 import { createTenant, createTestApp, dataSourceOf, TestTenant } from '../support/app';
@@ -60,7 +61,10 @@ describe('webhooks: redelivery, recovery and secret rotation', () => {
   const publish = (name: DomainEventName, data: object) =>
     app
       .get(Database)
-      .transaction((manager) => app.get(DomainEvents).publish(manager, tenant.organisationId, name, data as never));
+      .transaction(
+        (manager) => app.get(DomainEvents).publish(manager, tenant.organisationId, name, data as never),
+        cliWrite(),
+      );
 
   async function register(path: string, secret?: string): Promise<string> {
     const body = { url: receiver.url(path), events: ['skill.rated'], ...(secret === undefined ? {} : { secret }) };

@@ -241,6 +241,8 @@ describe('webhooks: endpoint API', () => {
         event: 'webhook.test',
         timestamp: expect.any(String),
         data: { webhookId: body.data.id, url: body.data.url },
+        actor: { type: 'api_key', id: own.keyId },
+        requestId: expect.any(String),
       });
       expect(
         await verifySignatures([

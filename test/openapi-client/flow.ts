@@ -180,6 +180,21 @@ async function main(): Promise<void> {
     200,
   );
   check(holders.data[0]?.employee.id === employee.id && holders.data[0].latestRating?.score === 4, 'the holder');
+  // Bulk: one result per item, in item order, and the counts by status.
+  const bulkSkills = await expectData(api.POST('/skills/bulk', { body: { items: [{ name: `Bulk ${suffix}` }] } }), 200);
+  check(bulkSkills.data[0]?.status === 'created' && bulkSkills.meta.created === 1, 'a skill created in bulk');
+  const bulkEmployees = await expectData(
+    api.POST('/employees/bulk', { body: { items: [{ personnelNumber: `P-${suffix}`, title: 'Lead' }] } }),
+    200,
+  );
+  check(bulkEmployees.data[0]?.id === employee.id && bulkEmployees.meta.updated === 1, 'an employee changed in bulk');
+  const bulkRatings = await expectData(
+    api.POST('/ratings/bulk', {
+      body: { items: [{ personnelNumber: `P-${suffix}`, skillName: skill.name, score: 5, ratingType: 'LLM_RATING' }] },
+    }),
+    200,
+  );
+  check(bulkRatings.data[0]?.status === 'created' && bulkRatings.data[0].error === null, 'a rating added in bulk');
   const inUse = await expectError(api.DELETE('/skills/{id}', { params: { path: { id: skill.id } } }), 409);
   check(inUse.error.code === 'CONFLICT', 'CONFLICT for a skill with ratings');
   const unlinked = await expectData(

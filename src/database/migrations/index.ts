@@ -12,6 +12,7 @@ import { IdempotencyClaim1763763400000 } from './1763763400000-idempotency-claim
 import { EmployeeSearchUpdatedIndex1763763500000 } from './1763763500000-employee-search-updated-index';
 import { ApiKeyScopes1763763600000 } from './1763763600000-api-key-scopes';
 import { KeptLatestRating1763763800000 } from './1763763800000-kept-latest-rating';
+import { EventTraceparent1763763950000 } from './1763763950000-event-traceparent';
 
 /** Every migration in order; listed rather than globbed so ts-node, Jest and dist load the same set. */
 export const MIGRATIONS = [
@@ -29,4 +30,5 @@ export const MIGRATIONS = [
   EmployeeSearchUpdatedIndex1763763500000,
   ApiKeyScopes1763763600000,
   KeptLatestRating1763763800000,
+  EventTraceparent1763763950000,
 ];

@@ -5,6 +5,7 @@ import { OrganisationsService } from '../../auth/organisations.service';
 import { ValidationError } from '../../common/errors';
 import { newId } from '../../common/uuid';
 import { Database } from '../../database/database';
+import { WriteContext } from '../../database/write-context';
 import { EmployeesRepository } from '../../employees/employees.repository';
 import { DomainEvents } from '../../events/domain-events';
 import { SkillsRepository } from '../../skills/skills.repository';
@@ -43,13 +44,13 @@ export class PositionsImportService {
     private readonly events: DomainEvents,
   ) {}
 
-  async importFile(organisationReference: string, path: string): Promise<ImportSummary> {
+  async importFile(organisationReference: string, path: string, write: WriteContext): Promise<ImportSummary> {
     const entries = parsePositionsFile(await readPositionsFile(path));
     const organisation = await this.organisations.findByIdOrName(organisationReference);
-    return this.import(organisation.id, entries);
+    return this.import(organisation.id, entries, write);
   }
 
-  async import(organisationId: string, entries: PositionEntry[]): Promise<ImportSummary> {
+  async import(organisationId: string, entries: PositionEntry[], write: WriteContext): Promise<ImportSummary> {
     return this.database.transaction(async (manager) => {
       await this.positions.lockImports(organisationId, manager);
       const desired = await this.desiredPositions(organisationId, entries, manager);
@@ -67,7 +68,7 @@ export class PositionsImportService {
         updated: plan.filter((each) => each.action === 'update').length,
         unchanged: plan.filter((each) => each.action === 'unchanged').length,
       };
-    });
+    }, write);
   }
 
   /** The file's positions with their references turned into ids: two queries, whatever the file's size. */

@@ -1,13 +1,28 @@
-import { ApiProperty, ApiSchema } from '@nestjs/swagger';
-import { DOMAIN_EVENT_NAMES } from '../../domain-events';
+import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
+import type { Actor } from '../../../database/write-context';
+import type { Changes } from '../../changes';
+import { FEED_EVENT_NAMES } from '../../domain-events';
 
-/** An event as GET /events lists it: its id and exactly the body its webhook deliveries carry. */
+/** Who made the change: an API key (`id`: the key's id) or the command line (`cli`, no id). */
+@ApiSchema({ name: 'EventActor' })
+export class EventActor {
+  @ApiProperty({ enum: ['api_key', 'cli'] })
+  type: 'api_key' | 'cli';
+
+  @ApiPropertyOptional({ format: 'uuid', description: "The API key's id; only for type api_key" })
+  id?: string;
+}
+
+/**
+ * An event as GET /events lists it: its id and exactly the body its webhook deliveries carry,
+ * `{event, timestamp, data, changes?, actor, requestId}`.
+ */
 @ApiSchema({ name: 'Event' })
 export class EventResponse {
   @ApiProperty({ format: 'uuid', description: 'Also the webhook-id header of its deliveries' })
   id: string;
 
-  @ApiProperty({ enum: DOMAIN_EVENT_NAMES })
+  @ApiProperty({ enum: FEED_EVENT_NAMES })
   event: string;
 
   @ApiProperty({ format: 'date-time', description: 'When it occurred' })
@@ -15,10 +30,36 @@ export class EventResponse {
 
   @ApiProperty({ type: 'object', additionalProperties: true, description: 'The payload, as the webhook carries it' })
   data: unknown;
+
+  @ApiPropertyOptional({
+    type: 'object',
+    // previous/current are any JSON value the field takes (an empty schema: no type).
+    additionalProperties: {
+      type: 'object',
+      required: ['previous', 'current'],
+      properties: {
+        previous: { description: 'The value before the change, as the API writes it' },
+        current: { description: 'The value after the change, as the API writes it' },
+      },
+    },
+    description:
+      'Only on employee.updated and skill.updated: each field the change altered (updatedAt left out), ' +
+      'with its previous and current value',
+  })
+  changes?: Changes;
+
+  @ApiProperty({ type: EventActor })
+  actor: Actor;
+
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    description: 'The X-Request-Id of the request that made the change; null from the command line',
+  })
+  requestId: string | null;
 }
 
 /** The stored body is parsed, not rebuilt, so the feed shows exactly what the webhooks were sent. */
 export function toEventResponse(id: string, body: Buffer): EventResponse {
-  const { event, timestamp, data } = JSON.parse(body.toString('utf8')) as Omit<EventResponse, 'id'>;
-  return { id, event, timestamp, data };
+  return { id, ...(JSON.parse(body.toString('utf8')) as Omit<EventResponse, 'id'>) };
 }

@@ -1,7 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsUUID } from 'class-validator';
 import { DEFAULT_PAGE_SIZE, PageLimit } from '../../../common/pagination';
-import { DOMAIN_EVENT_NAMES, DomainEventName } from '../../domain-events';
+import { FEED_EVENT_NAMES, DomainEventName } from '../../domain-events';
 
 export class ListEventsQuery {
   @ApiPropertyOptional({
@@ -16,8 +16,8 @@ export class ListEventsQuery {
   @PageLimit()
   limit: number = DEFAULT_PAGE_SIZE;
 
-  @ApiPropertyOptional({ enum: DOMAIN_EVENT_NAMES, description: 'Only events of this name' })
+  @ApiPropertyOptional({ enum: FEED_EVENT_NAMES, description: 'Only events of this name' })
   @IsOptional()
-  @IsIn(DOMAIN_EVENT_NAMES, { message: `event must be one of ${DOMAIN_EVENT_NAMES.join(', ')}` })
+  @IsIn(FEED_EVENT_NAMES, { message: `event must be one of ${FEED_EVENT_NAMES.join(', ')}` })
   event?: DomainEventName;
 }

@@ -1,0 +1,23 @@
+import { randomBytes } from 'node:crypto';
+import { createParamDecorator, ExecutionContext } from '@nestjs/common';
+import type { IdentifiedRequest } from '../common/request-log';
+import { requestTransactionOf, WriteContext } from '../database/write-context';
+import { AuthenticatedRequest } from './request-authenticator';
+
+/**
+ * The one way a write handler gets its WriteContext: the authenticated key as actor, the request's
+ * X-Request-Id and trace, and the transaction the request runs in already (a keyed POST's), if any.
+ */
+export const Write = createParamDecorator((_data: unknown, context: ExecutionContext): WriteContext => {
+  const request = context.switchToHttp().getRequest<AuthenticatedRequest & IdentifiedRequest>();
+  if (!request.auth) throw new Error('Write used on a route that the API key guard does not protect');
+  return {
+    transaction: requestTransactionOf(request),
+    origin: {
+      actor: { type: 'api_key', id: request.auth.keyId },
+      requestId: request.id,
+      // The request's trace, with a span id of its own as the parent of the deliveries' requests.
+      traceparent: `00-${request.traceId}-${randomBytes(8).toString('hex')}-01`,
+    },
+  };
+});
