@@ -196,16 +196,20 @@ export interface PlannedChange<T> {
   after: T;
 }
 
-/** How a feature writes its changes: all at once (updates, then creates), or one. */
+/**
+ * How a feature writes its changes: all at once (updates, then creates), or one. An update whose values equal
+ * the stored ones writes nothing (the repository's no-op rule): `many` answers the ids of the updates it wrote,
+ * `one` whether it wrote.
+ */
 export interface ChangeWriter<T> {
-  many(updates: T[], creates: T[]): Promise<void>;
-  one(change: PlannedChange<T>): Promise<void>;
+  many(updates: T[], creates: T[]): Promise<string[]>;
+  one(change: PlannedChange<T>): Promise<boolean>;
 }
 
 /**
  * Writes the changes set-based, in a savepoint; when the database refuses that (an AppError: a unique index),
  * writes them one by one in item order, each in a savepoint, failing only the items it refuses. Marks the
- * written items created or updated and answers them, in item order.
+ * items created, updated or (an update that changed nothing) unchanged, and answers those written, in item order.
  */
 export async function writeChanges<T extends { id: string }>(
   manager: EntityManager,
@@ -214,16 +218,20 @@ export async function writeChanges<T extends { id: string }>(
 ): Promise<PlannedChange<T>[]> {
   const updates = planned.filter((change) => change.before !== null).map((change) => change.after);
   const creates = planned.filter((change) => change.before === null).map((change) => change.after);
+  const unchanged = new Set<PlannedChange<T>>();
   try {
-    await inSavepoint(manager, () => writer.many(updates, creates));
+    const updated = new Set(await inSavepoint(manager, () => writer.many(updates, creates)));
+    for (const change of planned) if (change.before !== null && !updated.has(change.after.id)) unchanged.add(change);
   } catch (error) {
     if (!(error instanceof AppError)) throw error;
     for (const change of planned) {
-      await inSavepoint(manager, () => writer.one(change)).catch((failure: unknown) =>
-        failItemOn(change.outcome, failure),
+      await inSavepoint(manager, () => writer.one(change)).then(
+        (wrote) => (wrote ? undefined : unchanged.add(change)),
+        (failure: unknown) => failItemOn(change.outcome, failure),
       );
     }
   }
+  for (const { outcome, after } of unchanged) outcome.succeed('unchanged', after.id);
   const written = planned.filter((change) => change.outcome.pending);
   for (const { outcome, before, after } of written) outcome.succeed(before ? 'updated' : 'created', after.id);
   return written;

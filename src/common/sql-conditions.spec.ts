@@ -16,6 +16,22 @@ describe('SqlConditions', () => {
     expect(where.parameters).toEqual(['e']);
   });
 
+  it('adds a keyset as one row comparison, > ascending and < descending, and nothing without one', () => {
+    const ascending = new SqlConditions()
+      .and('f.organisation_id = ?', 'org')
+      .after(['f.created_at', 'f.id'], false, [1, 'x']);
+    expect(ascending.sql).toBe('f.organisation_id = $1 AND (f.created_at, f.id) > ($2, $3)');
+    expect(ascending.parameters).toEqual(['org', 1, 'x']);
+    expect(new SqlConditions().after(['r.created_at', 'r.id'], true, [1, 'x']).sql).toBe(
+      '(r.created_at, r.id) < ($1, $2)',
+    );
+    expect(new SqlConditions().and('true').after(['a'], false, null).sql).toBe('true');
+  });
+
+  it('refuses a keyset whose values and columns do not match', () => {
+    expect(() => new SqlConditions().after(['a', 'b'], false, [1])).toThrow('1 values for 2 order columns');
+  });
+
   it('refuses a condition whose placeholders and values do not match', () => {
     expect(() => new SqlConditions().and('a = ? AND b = ?', 1)).toThrow('2 placeholders for 1 values');
   });

@@ -17,6 +17,20 @@ export class SqlConditions {
     return this;
   }
 
+  /**
+   * Keyset paging: only rows after `after` in the order of `columns` (all ascending, or all descending),
+   * as one row comparison, which a b-tree index on those columns answers as a range. Nothing when `after`
+   * is null (the first page).
+   */
+  after(columns: string[], descending: boolean, after: unknown[] | null): this {
+    if (after === null) return this;
+    if (after.length !== columns.length) {
+      throw new Error(`A keyset of ${after.length} values for ${columns.length} order columns`);
+    }
+    const placeholders = columns.map(() => '?').join(', ');
+    return this.and(`(${columns.join(', ')}) ${descending ? '<' : '>'} (${placeholders})`, ...after);
+  }
+
   /** The conditions joined with AND. */
   get sql(): string {
     return this.conditions.join(' AND ');

@@ -9,6 +9,12 @@ export interface DatabaseTimeouts {
 }
 
 /**
+ * The longest a write transaction may hold back an `updatedAt` (docs/api-decisions.md, cursor paging): the server
+ * ends a statement, and a transaction left idle, after this; delta-sync clients resume with a 60 s margin.
+ */
+export const TRANSACTION_LIMIT_MS = 30_000;
+
+/**
  * A frozen or unreachable server cannot cancel its own statements: the client gives up this much later, so a
  * request in flight still answers within DATABASE_STATEMENT_TIMEOUT_MS + 1 s.
  */
@@ -29,11 +35,12 @@ export function createDataSourceOptions(url: string, poolSize = 10, timeouts?: D
     synchronize: false,
     extra: {
       max: poolSize,
+      idle_in_transaction_session_timeout: TRANSACTION_LIMIT_MS,
       ...(timeouts && {
         // Bounds both connecting and waiting for a free pooled connection.
         connectionTimeoutMillis: timeouts.connectMs,
-        statement_timeout: timeouts.statementMs,
-        query_timeout: timeouts.statementMs + CLIENT_QUERY_TIMEOUT_MARGIN_MS,
+        statement_timeout: Math.min(timeouts.statementMs, TRANSACTION_LIMIT_MS),
+        query_timeout: Math.min(timeouts.statementMs, TRANSACTION_LIMIT_MS) + CLIENT_QUERY_TIMEOUT_MARGIN_MS,
         // A connection whose query timed out is closed, not handed to the next query (pg-pool's Client option).
         Client: DiscardingClient,
       }),

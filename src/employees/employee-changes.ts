@@ -37,13 +37,6 @@ export function applyChanges(employee: Employee, input: UpdateEmployeeDto): void
   if (leftAt !== undefined) employee.leftAt = toDateOrNull(leftAt) ?? null;
 }
 
-/** Whether two states of an employee read the same through the API (updatedAt aside): a change that alters nothing. */
-export function readsTheSame(before: Employee, after: Employee): boolean {
-  const { updatedAt: _before, ...was } = toEmployeeResponse(before);
-  const { updatedAt: _after, ...is } = toEmployeeResponse(after);
-  return JSON.stringify(was) === JSON.stringify(is);
-}
-
 /**
  * The events of an applied change, as PATCH emits them: employee.updated with what it altered, then
  * employee.deactivated when it deactivates. `before` is the locked row as read, so `changes` costs no query.

@@ -8,7 +8,7 @@ import { DomainEvents, PublishedEvent } from '../events/domain-events';
 import { CreateEmployeeDto } from './dto/create-employee.dto';
 import { toEmployeeResponse } from './dto/employee.response';
 import { UpdateEmployeeDto } from './dto/update-employee.dto';
-import { applyChanges, newEmployee, readsTheSame, updateEvents } from './employee-changes';
+import { applyChanges, newEmployee, updateEvents } from './employee-changes';
 import { EMPLOYEE_UNIQUE_MESSAGES, EmployeesRepository } from './employees.repository';
 import { Employee } from './entities/employee.entity';
 
@@ -74,10 +74,6 @@ export class EmployeesBulkService {
           throw new ConflictError(EMPLOYEE_UNIQUE_MESSAGES.employees_business_email_key);
         }
         emailOwners.set(after.businessEmail.toLowerCase(), after.id);
-        if (before && readsTheSame(before, after)) {
-          outcome.succeed('unchanged', before.id);
-          continue;
-        }
         after.updatedAt = now;
         planned.push({ outcome, before: before ?? null, after });
       } catch (error) {
@@ -92,13 +88,14 @@ export class EmployeesBulkService {
   private write(organisationId: string, planned: Change[], manager: EntityManager): Promise<Change[]> {
     return writeChanges(manager, planned, {
       many: async (updates, creates) => {
-        await this.employees.updateMany(organisationId, updates, manager);
+        const updated = await this.employees.updateMany(organisationId, updates, manager);
         await this.employees.insertMany(organisationId, creates, manager);
+        return updated;
       },
       one: ({ before, after }) =>
         before
-          ? this.employees.update(organisationId, after, manager)
-          : this.employees.insert(organisationId, after, manager),
+          ? this.employees.update(organisationId, after, after.updatedAt, manager)
+          : this.employees.insert(organisationId, after, manager).then(() => true),
     });
   }
 }

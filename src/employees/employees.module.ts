@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { ListCursors } from '../common/cursor';
 import { EmployeesBulkService } from './employees-bulk.service';
 import { EmployeesController } from './employees.controller';
 import { EmployeesRepository } from './employees.repository';
@@ -6,7 +7,7 @@ import { EmployeesService } from './employees.service';
 
 @Module({
   controllers: [EmployeesController],
-  providers: [EmployeesService, EmployeesBulkService, EmployeesRepository],
+  providers: [EmployeesService, EmployeesBulkService, EmployeesRepository, ListCursors],
   exports: [EmployeesRepository, EmployeesBulkService],
 })
 export class EmployeesModule {}

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
+import { ListOrder, ListRows, PageWindow, orderByColumns } from '../common/cursor';
 import { NotFoundError } from '../common/errors';
 import { toDateOrNull } from '../common/iso-date-time';
 import { bySkillName, latestRatingOf } from '../common/latest-rating';
@@ -84,6 +85,31 @@ function searchFilters(
   return { from: 'employee_search f', id: 'f.employee_id', where };
 }
 
+/** The columns a PATCH or bulk item may change: an update whose values all equal them writes nothing. */
+const CHANGEABLE_COLUMNS = [
+  'personnel_number',
+  'first_name',
+  'last_name',
+  'business_email',
+  'title',
+  'gender',
+  'department_id',
+  'hired_at',
+  'left_at',
+  'is_hr_team_member',
+];
+
+// update's parameters and the unnest rows of updateMany, in CHANGEABLE_COLUMNS' order.
+const UPDATE_VALUES = `($3::varchar, $4::varchar, $5::varchar, $6::varchar, $7::varchar, $8::varchar, $9::varchar,
+  $10::timestamptz, $11::timestamptz, $12::boolean)`;
+const CHANGEABLE_VALUES = `(v.personnel_number, v.first_name, v.last_name, v.business_email, v.title, v.gender,
+  v.department_id, v.hired_at, v.left_at, v.is_hr_team_member)`;
+
+/** The no-op rule, in the UPDATE's WHERE so it costs no round trip: the stored row differs from `values`. */
+function differs(table: string, values: string): string {
+  return `(${CHANGEABLE_COLUMNS.map((column) => `${table}.${column}`).join(', ')}) IS DISTINCT FROM ${values}`;
+}
+
 /** Employees as rows of parameter arrays ($2..$14 in employeeArrays' order), for one-statement writes. */
 const UNNEST_EMPLOYEES = `unnest($2::uuid[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
          $9::text[], $10::timestamptz[], $11::timestamptz[], $12::boolean[], $13::timestamptz[], $14::timestamptz[])
@@ -115,17 +141,18 @@ export class EmployeesRepository {
   constructor(private readonly database: Database) {}
 
   /**
-   * One page of GET /employees and its exact total, in raw SQL. The page reads the ids of the requested
-   * window first (an index-only scan of employees_list_idx when unfiltered, so a deep OFFSET skips index
-   * entries rather than heap rows) and then only those rows. A search reads its ids and its count from
-   * employee_search instead (see searchFilters). Without a transaction, page and total run concurrently on
-   * two pool connections.
+   * One window of GET /employees (page or cursor, see ListCursors) and, in page mode, its exact total, in raw
+   * SQL. The page reads the ids of the requested window first (an index-only scan of employees_list_idx when
+   * unfiltered, so a deep OFFSET skips index entries rather than heap rows; a cursor starts its range scan at
+   * its key) and then only those rows. A search reads its ids and its count from employee_search instead (see
+   * searchFilters). Without a transaction, page and total run concurrently on two pool connections.
    */
   async findPage(
     organisationId: string,
     query: ListEmployeesQuery,
+    window: PageWindow,
     manager?: EntityManager,
-  ): Promise<[EmployeeFields[], number]> {
+  ): Promise<ListRows<EmployeeFields>> {
     const updatedSince = toDateOrNull(query.updatedSince);
     const filters =
       query.search === undefined
@@ -134,18 +161,30 @@ export class EmployeesRepository {
     const { from, id, where } = filters;
     // Oldest first; a delta sync (updatedSince) reads the oldest change first, on employees_updated_idx.
     const orderedBy = updatedSince ? 'updated_at' : 'created_at';
-    const page = where.page(query.limit, query.offset);
+    const order: ListOrder<EmployeeFields> = {
+      columns: [`f.${orderedBy}`, id],
+      descending: false,
+      keyOf: (employee) => [updatedSince ? employee.updatedAt : employee.createdAt, employee.id],
+    };
+    // Only a cursor window has a keyset, and only a page window is counted: the count never sees the keyset.
+    where.after(order.columns, order.descending, window.after);
+    const page = where.page(window.fetch, window.offset);
     const onlyCounted = query.search === undefined && query.departmentId === undefined && !updatedSince;
-    return Promise.all([
+    const [rows, total] = await Promise.all([
       this.database.manager(manager).query<EmployeeFields[]>(
         `SELECT ${employeeColumns('e')}
-           FROM (SELECT ${id} AS id FROM ${from} WHERE ${where.sql} ORDER BY f.${orderedBy}, ${id} ${page.sql}) page
+           FROM (SELECT ${id} AS id FROM ${from} WHERE ${where.sql} ORDER BY ${orderByColumns(order)} ${page.sql}) page
            JOIN employees e ON e.id = page.id
           ORDER BY e.${orderedBy}, e.id`,
         page.parameters,
       ),
-      onlyCounted ? this.countFromCounter(organisationId, query.isActive, manager) : this.count(filters, manager),
+      !window.counted
+        ? null
+        : onlyCounted
+          ? this.countFromCounter(organisationId, query.isActive, manager)
+          : this.count(filters, manager),
     ]);
+    return { rows, order, total };
   }
 
   /**
@@ -242,12 +281,39 @@ export class EmployeesRepository {
     });
   }
 
-  /** Writes every column of the employee; another employee's personnelNumber or businessEmail is 409. */
-  async update(organisationId: string, employee: Employee, manager?: EntityManager): Promise<void> {
-    await mapConstraintErrors(
-      this.database.manager(manager).update(Employee, { organisationId, id: employee.id }, employee),
+  /**
+   * Writes the employee's fields and `updatedAt`, unless they all equal the stored ones: then nothing is
+   * written and false is answered (the comparison is part of the UPDATE, so it costs no extra round trip).
+   * Another employee's personnelNumber or businessEmail is 409.
+   */
+  async update(organisationId: string, employee: Employee, updatedAt: Date, manager?: EntityManager): Promise<boolean> {
+    const [rows] = await mapConstraintErrors(
+      this.database.manager(manager).query<[unknown[], number]>(
+        `UPDATE employees
+            SET personnel_number = $3, first_name = $4, last_name = $5, business_email = $6, title = $7, gender = $8,
+                department_id = $9, hired_at = $10, left_at = $11, is_hr_team_member = $12, updated_at = $13
+          WHERE organisation_id = $1 AND id = $2
+            AND ${differs('employees', UPDATE_VALUES)}
+          RETURNING id`,
+        [
+          organisationId,
+          employee.id,
+          employee.personnelNumber,
+          employee.firstName,
+          employee.lastName,
+          employee.businessEmail,
+          employee.title,
+          employee.gender,
+          employee.departmentId,
+          employee.hiredAt,
+          employee.leftAt,
+          employee.isHRTeamMember,
+          updatedAt,
+        ],
+      ),
       { unique: EMPLOYEE_UNIQUE_MESSAGES },
     );
+    return rows.length > 0;
   }
 
   /** The organisation's employees with these personnel numbers, locked until the transaction ends. */
@@ -282,22 +348,28 @@ export class EmployeesRepository {
     );
   }
 
-  /** update for many employees in one statement (every column but createdAt); one duplicate fails them all. */
-  async updateMany(organisationId: string, employees: Employee[], manager?: EntityManager): Promise<void> {
-    if (employees.length === 0) return;
-    await mapConstraintErrors(
-      this.database.manager(manager).query(
+  /**
+   * update for many employees in one statement; answers the ids it wrote (not those whose values all equal the
+   * stored ones, by update's rule). One duplicate fails them all.
+   */
+  async updateMany(organisationId: string, employees: Employee[], manager?: EntityManager): Promise<string[]> {
+    if (employees.length === 0) return [];
+    const [rows] = await mapConstraintErrors(
+      this.database.manager(manager).query<[{ id: string }[], number]>(
         `UPDATE employees e
             SET personnel_number = v.personnel_number, first_name = v.first_name, last_name = v.last_name,
                 business_email = v.business_email, title = v.title, gender = v.gender,
                 department_id = v.department_id, hired_at = v.hired_at, left_at = v.left_at,
                 is_hr_team_member = v.is_hr_team_member, updated_at = v.updated_at
            FROM ${UNNEST_EMPLOYEES}
-          WHERE e.organisation_id = $1 AND e.id = v.id`,
+          WHERE e.organisation_id = $1 AND e.id = v.id
+            AND ${differs('e', CHANGEABLE_VALUES)}
+          RETURNING e.id`,
         [organisationId, ...employeeArrays(employees)],
       ),
       { unique: EMPLOYEE_UNIQUE_MESSAGES },
     );
+    return rows.map((row) => row.id);
   }
 
   async deactivate(organisationId: string, id: string, at: Date, manager?: EntityManager): Promise<void> {

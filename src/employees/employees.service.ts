@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { ListCursors, ListIdentity } from '../common/cursor';
 import { NotFoundError } from '../common/errors';
 import { Page } from '../common/pagination';
 import { Database } from '../database/database';
@@ -23,11 +24,13 @@ export class EmployeesService {
     private readonly database: Database,
     private readonly employees: EmployeesRepository,
     private readonly events: DomainEvents,
+    private readonly cursors: ListCursors,
   ) {}
 
   async list(organisationId: string, query: ListEmployeesQuery): Promise<Page<EmployeeResponse>> {
-    const [employees, total] = await this.employees.findPage(organisationId, query);
-    return Page.of(employees.map(toEmployeeResponse), total, query);
+    const list: ListIdentity = { name: 'employees', organisationId };
+    const read = await this.employees.findPage(organisationId, query, this.cursors.window(list, query));
+    return this.cursors.page(list, query, read, toEmployeeResponse);
   }
 
   async get(organisationId: string, id: string): Promise<EmployeeDetailResponse> {
@@ -50,6 +53,7 @@ export class EmployeesService {
   /**
    * Emits employee.updated with what the change altered (the row is locked and read first, so its previous
    * values cost no extra round trip), then employee.deactivated when the change sets leftAt on an active one.
+   * A PATCH that sends the current values changes nothing: updatedAt stays and nothing is emitted.
    */
   async update(
     organisationId: string,
@@ -62,8 +66,8 @@ export class EmployeesService {
       const changed = { ...employee };
       const now = new Date();
       applyChanges(changed, input);
+      if (!(await this.employees.update(organisationId, changed, now, manager))) return toEmployeeResponse(employee);
       changed.updatedAt = now;
-      await this.employees.update(organisationId, changed, manager);
       for (const event of updateEvents(employee, changed, now)) {
         await this.events.publish(manager, organisationId, event.name, event.data, now, event.changes);
       }

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { ListCursors } from '../common/cursor';
 import { EmployeesModule } from '../employees/employees.module';
 import { RatingsModule } from '../ratings/ratings.module';
 import { SkillsModule } from '../skills/skills.module';
@@ -10,7 +11,7 @@ import { PositionsService } from './positions.service';
 @Module({
   imports: [EmployeesModule, RatingsModule, SkillsModule],
   controllers: [PositionsController],
-  providers: [PositionsRepository, PositionsService, PositionsImportService],
+  providers: [PositionsRepository, PositionsService, PositionsImportService, ListCursors],
   exports: [PositionsImportService],
 })
 export class PositionsModule {}

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
+import { ListOrder, ListRows, PageWindow, orderByColumns } from '../common/cursor';
 import { bySkillName } from '../common/latest-rating';
-import { PaginationQuery } from '../common/pagination';
 import { SqlConditions } from '../common/sql-conditions';
 import { Database } from '../database/database';
 import { EmployeeFields } from '../employees/dto/employee.response';
@@ -40,9 +40,16 @@ export interface ReplacementChange {
  * object, or null.
  */
 const POSITION_RECORD_COLUMNS = `p.id, p.name, p.description, p.department, p.status,
-  p.must_be_filled_by AS "mustBeFilledBy",
+  p.must_be_filled_by AS "mustBeFilledBy", p.created_at AS "createdAt",
   CASE WHEN e.id IS NULL THEN NULL
        ELSE json_build_object('id', e.id, 'firstName', e.first_name, 'lastName', e.last_name) END AS "replacesPerson"`;
+
+/** Positions are listed oldest first. */
+const POSITION_ORDER: ListOrder<PositionRecord> = {
+  columns: ['p.created_at', 'p.id'],
+  descending: false,
+  keyOf: (record) => [record.createdAt, record.id],
+};
 
 const POSITIONS_WITH_REPLACED_EMPLOYEE = `positions p
   LEFT JOIN employees e ON e.organisation_id = p.organisation_id AND e.id = p.replaces_employee_id`;
@@ -56,31 +63,37 @@ const POSITIONS_WITH_REPLACED_EMPLOYEE = `positions p
 export class PositionsRepository {
   constructor(private readonly database: Database) {}
 
-  /** One page in list order (createdAt, id), and the total: two queries. */
+  /** One window in list order (createdAt, id) and, in page mode, the total: two queries, one in cursor mode. */
   async findPage(
     organisationId: string,
     query: ListPositionsQuery,
+    window: PageWindow,
     manager?: EntityManager,
-  ): Promise<[PositionRecord[], number]> {
+  ): Promise<ListRows<PositionRecord>> {
     const where = new SqlConditions().and('p.organisation_id = ?', organisationId);
     if (query.status) where.and('p.status = ?', query.status);
-    const page = where.page(query.limit, query.offset);
     const database = this.database.manager(manager);
-    const [records, [{ total }]] = await Promise.all([
+    // Only a cursor window has a keyset, and only a page window is counted: the count never sees the keyset.
+    const total = window.counted
+      ? database.query<[{ total: number }]>(
+          `SELECT count(*)::int AS total FROM positions p WHERE ${where.sql}`,
+          where.parameters,
+        )
+      : null;
+    where.after(POSITION_ORDER.columns, POSITION_ORDER.descending, window.after);
+    const page = where.page(window.fetch, window.offset);
+    const [rows, counted] = await Promise.all([
       database.query<PositionRecord[]>(
         `SELECT ${POSITION_RECORD_COLUMNS}
            FROM ${POSITIONS_WITH_REPLACED_EMPLOYEE}
           WHERE ${where.sql}
-          ORDER BY p.created_at, p.id
+          ORDER BY ${orderByColumns(POSITION_ORDER)}
           ${page.sql}`,
         page.parameters,
       ),
-      database.query<[{ total: number }]>(
-        `SELECT count(*)::int AS total FROM positions p WHERE ${where.sql}`,
-        where.parameters,
-      ),
+      total,
     ]);
-    return [records, total];
+    return { rows, order: POSITION_ORDER, total: counted ? counted[0].total : null };
   }
 
   async findById(organisationId: string, id: string, manager?: EntityManager): Promise<PositionRecord | null> {
@@ -295,10 +308,13 @@ export class PositionsRepository {
     organisationId: string,
     positionId: string,
     isActive: boolean,
-    query: PaginationQuery,
+    window: PageWindow,
     manager?: EntityManager,
   ): Promise<EmployeeFields[]> {
     const gap = gapToMinimumSql('rs.minimum_rating', 'ps.latest_score');
+    // Cursor mode: only rankings after the last row seen, (totalGap, matchedSkills desc, id) as one row comparison.
+    const after = (totalGap: string, matched: string, id: string) =>
+      window.after ? `AND (${totalGap}, -(${matched}), ${id}) > ($5::int, -($6::int), $7::uuid)` : '';
     return this.database.manager(manager).query<EmployeeFields[]>(
       `WITH required AS (
          SELECT rs.skill_id, rs.minimum_rating, ${gapToMinimumSql('rs.minimum_rating', 'NULL')} AS unrated_gap
@@ -322,6 +338,7 @@ export class PositionsRepository {
            -- Checked against the deactivated ones (employees_inactive_idx), usually few: a small hash, then a top-N sort.
            WHERE ${isActive ? 'NOT ' : ''}EXISTS (SELECT 1 FROM employees f
                   WHERE f.organisation_id = $1 AND f.id = r.employee_id AND f.left_at IS NOT NULL)
+             ${after('u.total_gap + r.gap_change', 'u.matched + r.matched_change', 'r.employee_id')}
            ORDER BY 2, 3 DESC, 1
            LIMIT $3::bigint + $4::bigint)
          UNION ALL
@@ -329,6 +346,7 @@ export class PositionsRepository {
             FROM employees e CROSS JOIN unrated u
            WHERE e.organisation_id = $1 AND e.left_at IS ${isActive ? '' : 'NOT '}NULL
              AND NOT EXISTS (SELECT 1 FROM rated r WHERE r.employee_id = e.id)
+             ${after('u.total_gap', 'u.matched', 'e.id')}
            ORDER BY e.id
            LIMIT $3::bigint + $4::bigint)
        ), page AS (
@@ -337,7 +355,7 @@ export class PositionsRepository {
        SELECT ${employeeColumns('e')}
          FROM page JOIN employees e ON e.id = page.id
         ORDER BY page.total_gap, page.matched DESC, page.id`,
-      [organisationId, positionId, query.limit, query.offset],
+      [organisationId, positionId, window.fetch, window.offset, ...(window.after ?? [])],
     );
   }
 }

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
+import { ListCursors, ListIdentity, ListOrder } from '../common/cursor';
 import { NotFoundError } from '../common/errors';
 import { Page } from '../common/pagination';
 import { EmployeesRepository } from '../employees/employees.repository';
@@ -19,18 +20,28 @@ import { PositionsRepository } from './positions.repository';
 
 const NO_SCORES: ReadonlyMap<string, number> = new Map();
 
+/** The candidates' ranking; only keyOf is read, as rankCandidates writes its own keyset on the computed totals. */
+const CANDIDATE_ORDER: ListOrder<CandidateResponse> = {
+  columns: ['total_gap', 'matched', 'id'],
+  descending: false,
+  keyOf: (candidate) => [candidate.totalGap, candidate.matchedSkills, candidate.employee.id],
+};
+
 @Injectable()
 export class PositionsService {
   constructor(
     private readonly positions: PositionsRepository,
     private readonly ratings: RatingsRepository,
     private readonly employees: EmployeesRepository,
+    private readonly cursors: ListCursors,
   ) {}
 
-  /** Three queries: the page, its count, the required skills of the page. */
+  /** Three queries: the page, its count (page mode only), the required skills of the page. */
   async list(organisationId: string, query: ListPositionsQuery): Promise<Page<PositionResponse>> {
-    const [records, total] = await this.positions.findPage(organisationId, query);
-    return Page.of(await this.withRequiredSkills(organisationId, records), total, query);
+    const list: ListIdentity = { name: 'positions', organisationId };
+    const read = await this.positions.findPage(organisationId, query, this.cursors.window(list, query));
+    const page = this.cursors.page(list, query, read, (record) => record);
+    return new Page(await this.withRequiredSkills(organisationId, page.items), page.meta);
   }
 
   /** Four queries at most: the position, its required skills, its replacements, their latest scores. */
@@ -51,15 +62,18 @@ export class PositionsService {
   }
 
   /**
-   * Five queries: the position, its required skills, the ranked page and the employee count (concurrently),
-   * the page's latest scores. The ranking only orders; each candidate's totals come from its skillsGap.
+   * Five queries: the position, its required skills, the ranked page and (page mode only) the employee count
+   * concurrently, the page's latest scores. The ranking only orders; each candidate's totals come from its
+   * skillsGap. A cursor carries the last candidate's (totalGap, matchedSkills, id): a keyset on the ranking.
    */
   async candidates(organisationId: string, id: string, query: ListCandidatesQuery): Promise<Page<CandidateResponse>> {
     if (!(await this.positions.findById(organisationId, id))) throw new NotFoundError('Position');
+    const list: ListIdentity = { name: 'position-candidates', organisationId, pathIds: [id] };
+    const window = this.cursors.window(list, query);
     const requiredSkills = (await this.positions.requiredSkillsOf(organisationId, [id])).get(id) ?? [];
     const [employees, total] = await Promise.all([
-      this.positions.rankCandidates(organisationId, id, query.isActive, query),
-      this.employees.countAll(organisationId, query.isActive),
+      this.positions.rankCandidates(organisationId, id, query.isActive, window),
+      window.counted ? this.employees.countAll(organisationId, query.isActive) : null,
     ]);
     const scores = await this.ratings.latestScores(
       organisationId,
@@ -69,7 +83,7 @@ export class PositionsService {
     const candidates = employees.map((employee) =>
       toCandidateResponse(employee, requiredSkills, scores.get(employee.id) ?? NO_SCORES),
     );
-    return Page.of(candidates, total, query);
+    return this.cursors.page(list, query, { rows: candidates, order: CANDIDATE_ORDER, total }, (row) => row);
   }
 
   /** The given positions as the API returns them, in list order; the import publishes these in its transaction. */

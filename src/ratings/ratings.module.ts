@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { ListCursors } from '../common/cursor';
 import { EmployeesModule } from '../employees/employees.module';
 import { SkillsModule } from '../skills/skills.module';
 import { EmployeeSkillsController } from './employee-skills.controller';
@@ -14,7 +15,14 @@ import { SkillEmployeesService } from './skill-employees.service';
 @Module({
   imports: [EmployeesModule, SkillsModule],
   controllers: [EmployeeSkillsController, RatingsController, RatingsBulkController, SkillEmployeesController],
-  providers: [EmployeeSkillsService, RatingsService, RatingsBulkService, RatingsRepository, SkillEmployeesService],
+  providers: [
+    EmployeeSkillsService,
+    RatingsService,
+    RatingsBulkService,
+    RatingsRepository,
+    SkillEmployeesService,
+    ListCursors,
+  ],
   exports: [RatingsRepository, RatingsBulkService],
 })
 export class RatingsModule {}

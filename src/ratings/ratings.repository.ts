@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
+import { KeyValue, ListOrder, ListRows, PageWindow, orderByColumns } from '../common/cursor';
 import { bySkillName, latestRatingOf } from '../common/latest-rating';
-import { PaginationQuery } from '../common/pagination';
 import { RatingType } from '../common/rating-types';
 import { SqlConditions } from '../common/sql-conditions';
 import { isUuid, newId } from '../common/uuid';
@@ -58,8 +58,39 @@ interface PersonSkillRow {
   createdAt: Date | null;
 }
 
+/** The order of an employee's ratings: newest first, on ratings_employee_list_idx. */
+export const RATING_ORDER: ListOrder<RatingRecord> = {
+  columns: ['r.created_at', 'r.id'],
+  descending: true,
+  keyOf: (rating) => [rating.createdAt, rating.ratingId],
+};
+
 // A person skill deleted between our insert attempt and our read is created again; twice is plenty.
 const PERSON_SKILL_ATTEMPTS = 3;
+
+/**
+ * GET /skills/{id}/employees: latest score highest first, never rated last, then employee id. Its directions
+ * differ and the score may be null, so afterSkillEmployee writes its keyset rather than SqlConditions.after.
+ */
+const SKILL_EMPLOYEE_ORDER: ListOrder<SkillEmployeeRecord> = {
+  columns: ['ps.latest_score', 'ps.employee_id'],
+  descending: true,
+  keyOf: (record) => [record.latestRating?.score ?? null, record.employee.id],
+};
+
+/** The rows after the key [score, employeeId] in SKILL_EMPLOYEE_ORDER. */
+function afterSkillEmployee(where: SqlConditions, [score, employeeId]: KeyValue[]): void {
+  if (score === null) {
+    where.and('ps.latest_score IS NULL AND ps.employee_id > ?', employeeId);
+  } else {
+    where.and(
+      '(ps.latest_score < ? OR (ps.latest_score = ? AND ps.employee_id > ?) OR ps.latest_score IS NULL)',
+      score,
+      score,
+      employeeId,
+    );
+  }
+}
 
 /** All SQL of person skills (the links of employees to skills) and their ratings. */
 @Injectable()
@@ -86,23 +117,24 @@ export class RatingsRepository {
     return counted ? counted.total : null;
   }
 
-  /** One page of the employee's ratings that pass the filters, newest first (createdAt, then id). */
+  /** One window of the employee's ratings that pass the filters, newest first (createdAt, then id). */
   async findPage(
     organisationId: string,
     employeeId: string,
     filters: RatingFilters,
-    query: PaginationQuery,
+    window: PageWindow,
     manager?: EntityManager,
   ): Promise<RatingRecord[]> {
     const where = this.conditions(organisationId, employeeId, filters);
-    const page = where.page(query.limit, query.offset);
+    where.after(RATING_ORDER.columns, RATING_ORDER.descending, window.after);
+    const page = where.page(window.fetch, window.offset);
     return this.database.manager(manager).query<RatingRecord[]>(
       `SELECT r.id AS "ratingId", r.person_skill_id AS "personSkillId", r.skill_id AS "skillId",
               s.name AS "skillName", r.score, r.rating_type AS "ratingType", r.comment, r.created_at AS "createdAt"
          FROM ratings r
          JOIN skills s ON s.id = r.skill_id
         WHERE ${where.sql}
-        ORDER BY r.created_at DESC, r.id DESC
+        ORDER BY ${orderByColumns(RATING_ORDER)}
         ${page.sql}`,
       page.parameters,
     );
@@ -330,18 +362,22 @@ export class RatingsRepository {
     organisationId: string,
     skillId: string,
     filters: SkillEmployeeFilters,
-    query: PaginationQuery,
+    window: PageWindow,
     manager?: EntityManager,
-  ): Promise<[SkillEmployeeRecord[], number] | null> {
+  ): Promise<ListRows<SkillEmployeeRecord> | null> {
     const where = new SqlConditions().and('ps.organisation_id = ?', organisationId).and('ps.skill_id = ?', skillId);
     if (filters.minScore !== undefined) where.and('ps.latest_score >= ?', filters.minScore);
     if (filters.isActive !== undefined) {
       where.and(`EXISTS (SELECT 1 FROM employees f WHERE f.organisation_id = ps.organisation_id
                   AND f.id = ps.employee_id AND f.left_at IS ${filters.isActive ? '' : 'NOT '}NULL)`);
     }
-    const page = where.page(query.limit, query.offset);
+    // The total is counted before the keyset narrows the rows, so it counts the whole list.
+    const counted = window.counted ? where.sql : 'false';
+    const countParameters = where.parameters;
+    if (window.after) afterSkillEmployee(where, window.after);
+    const page = where.page(window.fetch, window.offset);
     const order = 'ps.latest_score DESC NULLS LAST, ps.employee_id';
-    const [rows, [counted]] = await Promise.all([
+    const [rows, [found]] = await Promise.all([
       this.database.manager(manager).query<SkillEmployeeRow[]>(
         `SELECT ${employeeColumns('e')}, ps.id AS "personSkillId", latest.id AS "ratingId", latest.score,
                 latest.rating_type AS "ratingType", latest.comment, latest.created_at AS "ratedAt"
@@ -355,19 +391,19 @@ export class RatingsRepository {
       ),
       // The count also proves the skill exists: no row when it does not.
       this.database.manager(manager).query<{ total: number }[]>(
-        `SELECT (SELECT count(*)::int FROM person_skills ps WHERE ${where.sql}) AS total
+        `SELECT (SELECT count(*)::int FROM person_skills ps WHERE ${counted}) AS total
            FROM skills WHERE organisation_id = $1 AND id = $2`,
-        where.parameters,
+        window.counted ? countParameters : [organisationId, skillId],
       ),
     ]);
-    if (!counted) return null;
+    if (!found) return null;
     const records = rows.map(({ personSkillId, ratingId, score, ratingType, comment, ratedAt, ...employee }) => ({
       employee,
       personSkillId,
       latestRating:
         ratingId === null ? null : { ratingId, score: score!, ratingType: ratingType!, comment, createdAt: ratedAt! },
     }));
-    return [records, counted.total];
+    return { rows: records, order: SKILL_EMPLOYEE_ORDER, total: window.counted ? found.total : null };
   }
 
   /** The id of the employee's PersonSkill on the skill, locked so no rating slips in before it is deleted. */

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { ListCursors, ListIdentity } from '../common/cursor';
 import { NotFoundError, ValidationError } from '../common/errors';
 import { parseIsoDateTime } from '../common/iso-date-time';
 import { Page } from '../common/pagination';
@@ -9,8 +10,8 @@ import { EmployeesRepository } from '../employees/employees.repository';
 import { DomainEvents } from '../events/domain-events';
 import { ListRatingsQuery } from './dto/list-ratings.query';
 import { RateSkillDto } from './dto/rate-skill.dto';
-import { RatingResponse, toRatingResponse } from './dto/rating.response';
-import { RatedSkill, RatingFilters, RatingsRepository } from './ratings.repository';
+import { RatingRecord, RatingResponse, toRatingResponse } from './dto/rating.response';
+import { RATING_ORDER, RatedSkill, RatingFilters, RatingsRepository } from './ratings.repository';
 
 @Injectable()
 export class RatingsService {
@@ -19,6 +20,7 @@ export class RatingsService {
     private readonly ratings: RatingsRepository,
     private readonly employees: EmployeesRepository,
     private readonly events: DomainEvents,
+    private readonly cursors: ListCursors,
   ) {}
 
   /**
@@ -58,7 +60,10 @@ export class RatingsService {
     }, write);
   }
 
-  /** Newest first; the count query also proves the employee exists, so a page costs two queries. */
+  /**
+   * Newest first. In page mode the count query also proves the employee exists, so a page costs two queries;
+   * in cursor mode nothing is counted and the employee is looked up beside the page.
+   */
   async list(organisationId: string, employeeId: string, query: ListRatingsQuery): Promise<Page<RatingResponse>> {
     const filters: RatingFilters = { skillId: query.skillId, ratingType: query.ratingType };
     if (query.from !== undefined) filters.from = parseIsoDateTime(query.from) ?? undefined;
@@ -66,11 +71,21 @@ export class RatingsService {
     if (filters.from && filters.to && filters.from > filters.to) {
       throw ValidationError.forField('from', 'from must not be later than to');
     }
-    const total = await this.ratings.count(organisationId, employeeId, filters);
-    if (total === null) throw new NotFoundError('Employee');
-    if (total === 0) return Page.of([], 0, query);
-    const ratings = await this.ratings.findPage(organisationId, employeeId, filters, query);
-    return Page.of(ratings.map(toRatingResponse), total, query);
+    const list: ListIdentity = { name: 'ratings', organisationId, pathIds: [employeeId] };
+    const window = this.cursors.window(list, query);
+    let total: number | null = null;
+    let rows: RatingRecord[] = [];
+    if (window.counted) {
+      total = await this.ratings.count(organisationId, employeeId, filters);
+      if (total === null) throw new NotFoundError('Employee');
+      if (total > 0) rows = await this.ratings.findPage(organisationId, employeeId, filters, window);
+    } else {
+      [, rows] = await Promise.all([
+        this.employees.assertExists(organisationId, employeeId),
+        this.ratings.findPage(organisationId, employeeId, filters, window),
+      ]);
+    }
+    return this.cursors.page(list, query, { rows, order: RATING_ORDER, total }, toRatingResponse);
   }
 }
 

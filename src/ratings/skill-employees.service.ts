@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { ListCursors, ListIdentity } from '../common/cursor';
 import { NotFoundError } from '../common/errors';
 import { Page } from '../common/pagination';
 import { ListSkillEmployeesQuery } from './dto/list-skill-employees.query';
@@ -7,22 +8,25 @@ import { RatingsRepository } from './ratings.repository';
 
 @Injectable()
 export class SkillEmployeesService {
-  constructor(private readonly ratings: RatingsRepository) {}
+  constructor(
+    private readonly ratings: RatingsRepository,
+    private readonly cursors: ListCursors,
+  ) {}
 
-  /** Two concurrent queries: the page, and its total (which also proves the skill exists). */
+  /** Two concurrent queries: the page, and its total in page mode (the query also proves the skill exists). */
   async list(
     organisationId: string,
     skillId: string,
     query: ListSkillEmployeesQuery,
   ): Promise<Page<SkillEmployeeResponse>> {
+    const list: ListIdentity = { name: 'skill-employees', organisationId, pathIds: [skillId] };
     const found = await this.ratings.findSkillEmployees(
       organisationId,
       skillId,
       { minScore: query.minScore, isActive: query.isActive },
-      query,
+      this.cursors.window(list, query),
     );
     if (!found) throw new NotFoundError('Skill');
-    const [records, total] = found;
-    return Page.of(records.map(toSkillEmployeeResponse), total, query);
+    return this.cursors.page(list, query, found, toSkillEmployeeResponse);
   }
 }

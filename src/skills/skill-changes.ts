@@ -1,7 +1,6 @@
 import { ValidationError } from '../common/errors';
 import { newId } from '../common/uuid';
 import { CreateSkillDto } from './dto/create-skill.dto';
-import { toSkillResponse } from './dto/skill.response';
 import { UpdateSkillDto } from './dto/update-skill.dto';
 import { Skill } from './entities/skill.entity';
 
@@ -28,13 +27,6 @@ export function applyChanges(skill: Skill, input: UpdateSkillDto): void {
     if (value !== undefined) Object.assign(skill, { [field]: value });
   }
   assertScale(skill);
-}
-
-/** Whether two states of a skill read the same through the API (updatedAt aside): a change that alters nothing. */
-export function readsTheSame(before: Skill, after: Skill): boolean {
-  const { updatedAt: _before, ...was } = toSkillResponse(before);
-  const { updatedAt: _after, ...is } = toSkillResponse(after);
-  return JSON.stringify(was) === JSON.stringify(is);
 }
 
 function assertScale(skill: Skill): void {

@@ -9,7 +9,7 @@ import { CreateSkillDto } from './dto/create-skill.dto';
 import { toSkillResponse } from './dto/skill.response';
 import { UpdateSkillDto } from './dto/update-skill.dto';
 import { Skill } from './entities/skill.entity';
-import { applyChanges, newSkill, readsTheSame } from './skill-changes';
+import { applyChanges, newSkill } from './skill-changes';
 import { SkillsRepository } from './skills.repository';
 
 const DUPLICATE_NAME = 'An earlier item of this request has this name';
@@ -37,13 +37,14 @@ export class SkillsBulkService {
       const planned = this.plan(organisationId, items, outcomes, byName, now);
       const applied = await writeChanges(manager, planned, {
         many: async (updates, creates) => {
-          await this.skills.updateMany(organisationId, updates, manager);
+          const updated = await this.skills.updateMany(organisationId, updates, manager);
           await this.skills.insertMany(organisationId, creates, manager);
+          return updated;
         },
         one: ({ before, after }) =>
           before
-            ? this.skills.update(organisationId, after, manager)
-            : this.skills.insert(organisationId, after, manager),
+            ? this.skills.update(organisationId, after, after.updatedAt, manager)
+            : this.skills.insert(organisationId, after, manager).then(() => true),
       });
       await this.events.publishMany(
         manager,
@@ -73,10 +74,6 @@ export class SkillsBulkService {
         seenNames.add(name!);
         const after = before ? { ...before } : newSkill(organisationId, input as CreateSkillDto, now);
         if (before) applyChanges(after, input);
-        if (before && readsTheSame(before, after)) {
-          outcome.succeed('unchanged', before.id);
-          continue;
-        }
         after.updatedAt = now;
         planned.push({ outcome, before: before ?? null, after });
       } catch (error) {

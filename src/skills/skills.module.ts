@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { ListCursors } from '../common/cursor';
 import { SkillsBulkService } from './skills-bulk.service';
 import { SkillsController } from './skills.controller';
 import { SkillsRepository } from './skills.repository';
@@ -6,7 +7,7 @@ import { SkillsService } from './skills.service';
 
 @Module({
   controllers: [SkillsController],
-  providers: [SkillsService, SkillsBulkService, SkillsRepository],
+  providers: [SkillsService, SkillsBulkService, SkillsRepository, ListCursors],
   exports: [SkillsRepository, SkillsBulkService],
 })
 export class SkillsModule {}

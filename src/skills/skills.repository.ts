@@ -1,9 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
+import { ListOrder, ListRows, PageWindow, orderByColumns } from '../common/cursor';
 import { ConflictError, NotFoundError } from '../common/errors';
 import { toDateOrNull } from '../common/iso-date-time';
 import { escapeLikePattern } from '../common/like-pattern';
 import { mapConstraintErrors } from '../common/postgres-errors';
+import { SqlConditions } from '../common/sql-conditions';
 import { isUuid } from '../common/uuid';
 import { Database } from '../database/database';
 import { ListSkillsQuery } from './dto/list-skills.query';
@@ -15,6 +17,12 @@ export const SKILL_UNIQUE_MESSAGES = { skills_name_key: 'A skill with this name 
 const UNNEST_SKILLS = `unnest($2::uuid[], $3::text[], $4::text[], $5::int[], $6::int[], $7::text[], $8::timestamptz[],
          $9::timestamptz[])
     AS v(id, name, description, rating_scale_min, rating_scale_max, rating_scale_type, created_at, updated_at)`;
+
+/** The no-op rule, in the UPDATE's WHERE so it costs no round trip: the stored row differs from `values`. */
+function differs(table: string, values: string): string {
+  const columns = ['name', 'description', 'rating_scale_min', 'rating_scale_max', 'rating_scale_type'];
+  return `(${columns.map((column) => `${table}.${column}`).join(', ')}) IS DISTINCT FROM ${values}`;
+}
 
 function skillArrays(skills: Skill[]): unknown[][] {
   const column = <T>(value: (skill: Skill) => T) => skills.map(value);
@@ -30,29 +38,58 @@ function skillArrays(skills: Skill[]): unknown[][] {
   ];
 }
 
+/** The skills columns under the Skill entity's property names, so raw rows are Skills (less organisationId). */
+const SKILL_COLUMNS = [
+  's.id',
+  's.organisation_id AS "organisationId"',
+  's.name',
+  's.description',
+  's.rating_scale_min AS "ratingScaleMin"',
+  's.rating_scale_max AS "ratingScaleMax"',
+  's.rating_scale_type AS "ratingScaleType"',
+  's.created_at AS "createdAt"',
+  's.updated_at AS "updatedAt"',
+].join(', ');
+
 /** All SQL of the skills catalogue. */
 @Injectable()
 export class SkillsRepository {
   constructor(private readonly database: Database) {}
 
-  /** One page in list order (createdAt, id; with updatedSince: updatedAt, id) and the total. */
-  async findPage(organisationId: string, query: ListSkillsQuery, manager?: EntityManager): Promise<[Skill[], number]> {
+  /**
+   * One window in list order (createdAt, id; with updatedSince: updatedAt, id, on skills_updated_idx) and, in
+   * page mode, the total.
+   */
+  async findPage(
+    organisationId: string,
+    query: ListSkillsQuery,
+    window: PageWindow,
+    manager?: EntityManager,
+  ): Promise<ListRows<Skill>> {
     const updatedSince = toDateOrNull(query.updatedSince);
-    const builder = this.database
-      .manager(manager)
-      .createQueryBuilder(Skill, 'skill')
-      .where('skill.organisation_id = :organisationId', { organisationId })
-      .orderBy(updatedSince ? 'skill.updated_at' : 'skill.created_at', 'ASC')
-      .addOrderBy('skill.id', 'ASC')
-      .skip(query.offset)
-      .take(query.limit);
-    if (updatedSince) builder.andWhere('skill.updated_at >= :updatedSince', { updatedSince });
+    const where = new SqlConditions().and('s.organisation_id = ?', organisationId);
+    if (updatedSince) where.and('s.updated_at >= ?', updatedSince);
     if (query.search !== undefined) {
-      builder.andWhere(`lower(skill.name) LIKE '%' || lower(:search) || '%'`, {
-        search: escapeLikePattern(query.search),
-      });
+      where.and(`lower(s.name) LIKE '%' || lower(?) || '%'`, escapeLikePattern(query.search));
     }
-    return builder.getManyAndCount();
+    const total = window.counted ? this.count(where, manager) : null;
+    const order: ListOrder<Skill> = {
+      columns: [updatedSince ? 's.updated_at' : 's.created_at', 's.id'],
+      descending: false,
+      keyOf: (skill) => [updatedSince ? skill.updatedAt : skill.createdAt, skill.id],
+    };
+    where.after(order.columns, order.descending, window.after);
+    const page = where.page(window.fetch, window.offset);
+    const [rows, counted] = await Promise.all([
+      this.database
+        .manager(manager)
+        .query<Skill[]>(
+          `SELECT ${SKILL_COLUMNS} FROM skills s WHERE ${where.sql} ORDER BY ${orderByColumns(order)} ${page.sql}`,
+          page.parameters,
+        ),
+      total,
+    ]);
+    return { rows, order, total: counted };
   }
 
   /** The skill, or 404; a malformed id is unknown too (it may come from a request body). */
@@ -110,11 +147,34 @@ export class SkillsRepository {
     });
   }
 
-  /** Writes every column of the skill; another skill's name (in any case) is 409. */
-  async update(organisationId: string, skill: Skill, manager?: EntityManager): Promise<void> {
-    await mapConstraintErrors(this.database.manager(manager).update(Skill, { organisationId, id: skill.id }, skill), {
-      unique: SKILL_UNIQUE_MESSAGES,
-    });
+  /**
+   * Writes the skill's fields and `updatedAt`, unless they all equal the stored ones: then nothing is written
+   * and false is answered (the comparison is part of the UPDATE, so it costs no extra round trip). Another
+   * skill's name (in any case) is 409.
+   */
+  async update(organisationId: string, skill: Skill, updatedAt: Date, manager?: EntityManager): Promise<boolean> {
+    const [rows] = await mapConstraintErrors(
+      this.database.manager(manager).query<[unknown[], number]>(
+        `UPDATE skills
+            SET name = $3, description = $4, rating_scale_min = $5, rating_scale_max = $6, rating_scale_type = $7,
+                updated_at = $8
+          WHERE organisation_id = $1 AND id = $2
+            AND ${differs('skills', '($3::varchar, $4::varchar, $5::integer, $6::integer, $7::varchar)')}
+          RETURNING id`,
+        [
+          organisationId,
+          skill.id,
+          skill.name,
+          skill.description,
+          skill.ratingScaleMin,
+          skill.ratingScaleMax,
+          skill.ratingScaleType,
+          updatedAt,
+        ],
+      ),
+      { unique: SKILL_UNIQUE_MESSAGES },
+    );
+    return rows.length > 0;
   }
 
   /** The organisation's skills with these names (compared lower-case), locked until the transaction ends. */
@@ -145,21 +205,27 @@ export class SkillsRepository {
     );
   }
 
-  /** update for many skills in one statement (every column but createdAt); one duplicate name fails them all. */
-  async updateMany(organisationId: string, skills: Skill[], manager?: EntityManager): Promise<void> {
-    if (skills.length === 0) return;
-    await mapConstraintErrors(
-      this.database.manager(manager).query(
+  /**
+   * update for many skills in one statement; answers the ids it wrote (not those whose values all equal the
+   * stored ones, by update's rule). One duplicate name fails them all.
+   */
+  async updateMany(organisationId: string, skills: Skill[], manager?: EntityManager): Promise<string[]> {
+    if (skills.length === 0) return [];
+    const [rows] = await mapConstraintErrors(
+      this.database.manager(manager).query<[{ id: string }[], number]>(
         `UPDATE skills s
             SET name = v.name, description = v.description, rating_scale_min = v.rating_scale_min,
                 rating_scale_max = v.rating_scale_max, rating_scale_type = v.rating_scale_type,
                 updated_at = v.updated_at
            FROM ${UNNEST_SKILLS}
-          WHERE s.organisation_id = $1 AND s.id = v.id`,
+          WHERE s.organisation_id = $1 AND s.id = v.id
+            AND ${differs('s', '(v.name, v.description, v.rating_scale_min, v.rating_scale_max, v.rating_scale_type)')}
+          RETURNING s.id`,
         [organisationId, ...skillArrays(skills)],
       ),
       { unique: SKILL_UNIQUE_MESSAGES },
     );
+    return rows.map((row) => row.id);
   }
 
   /** A skill something still references (an employee skill) is 409. */
@@ -167,6 +233,13 @@ export class SkillsRepository {
     await mapConstraintErrors(this.database.manager(manager).delete(Skill, { organisationId, id }), {
       foreignKey: () => new ConflictError('The skill is in use and cannot be deleted'),
     });
+  }
+
+  private async count(where: SqlConditions, manager?: EntityManager): Promise<number> {
+    const [row] = await this.database
+      .manager(manager)
+      .query<{ total: number }[]>(`SELECT count(*)::int AS total FROM skills s WHERE ${where.sql}`, where.parameters);
+    return row.total;
   }
 
   private async findOne(organisationId: string, id: string, forUpdate: boolean, manager?: EntityManager) {

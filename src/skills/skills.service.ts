@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { ListCursors, ListIdentity } from '../common/cursor';
 import { DeletedResponse } from '../common/dto/deleted.response';
 import { ConflictError } from '../common/errors';
 import { Page } from '../common/pagination';
@@ -19,11 +20,13 @@ export class SkillsService {
     private readonly database: Database,
     private readonly skills: SkillsRepository,
     private readonly events: DomainEvents,
+    private readonly cursors: ListCursors,
   ) {}
 
   async list(organisationId: string, query: ListSkillsQuery): Promise<Page<SkillResponse>> {
-    const [skills, total] = await this.skills.findPage(organisationId, query);
-    return Page.of(skills.map(toSkillResponse), total, query);
+    const list: ListIdentity = { name: 'skills', organisationId };
+    const read = await this.skills.findPage(organisationId, query, this.cursors.window(list, query));
+    return this.cursors.page(list, query, read, toSkillResponse);
   }
 
   async get(organisationId: string, id: string): Promise<SkillDetailResponse> {
@@ -49,9 +52,10 @@ export class SkillsService {
       const skill = await this.skills.findForUpdate(organisationId, id, manager);
       const previous = toSkillResponse(skill);
       applyChanges(skill, input);
+      // A PATCH that sends the current values changes nothing: updatedAt stays and nothing is recorded.
       const now = new Date();
+      if (!(await this.skills.update(organisationId, skill, now, manager))) return previous;
       skill.updatedAt = now;
-      await this.skills.update(organisationId, skill, manager);
       const response = toSkillResponse(skill);
       const changes = changesBetween(previous, response);
       await this.events.publish(manager, organisationId, 'skill.updated', response, now, changes);

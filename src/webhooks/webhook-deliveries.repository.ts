@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { PaginationQuery } from '../common/pagination';
+import { ListOrder, ListRows, PageWindow, orderByColumns } from '../common/cursor';
+import { SqlConditions } from '../common/sql-conditions';
 import { newId } from '../common/uuid';
 import { Database } from '../database/database';
 import type { EventFanOut, RecordedEvent } from '../events/events.repository';
@@ -180,18 +181,43 @@ export class WebhookDeliveriesRepository {
     );
   }
 
-  /** An endpoint's deliveries, newest first: one query for the page and one for the count. */
-  listForEndpoint(
+  /** A window of an endpoint's deliveries, newest first, on webhook_deliveries_endpoint_idx; counted in page mode. */
+  async listForEndpoint(
     organisationId: string,
     endpointId: string,
-    page: PaginationQuery,
+    window: PageWindow,
     manager?: EntityManager,
-  ): Promise<[WebhookDelivery[], number]> {
-    return this.database.manager(manager).findAndCount(WebhookDelivery, {
-      where: { organisationId, endpointId },
-      order: { createdAt: 'DESC', id: 'DESC' },
-      skip: page.offset,
-      take: page.limit,
-    });
+  ): Promise<ListRows<WebhookDelivery>> {
+    const where = new SqlConditions().and('d.organisation_id = ?', organisationId).and('d.endpoint_id = ?', endpointId);
+    const total = window.counted ? this.count(where, manager) : null;
+    where.after(DELIVERY_ORDER.columns, DELIVERY_ORDER.descending, window.after);
+    const page = where.page(window.fetch, window.offset);
+    const [rows, counted] = await Promise.all([
+      this.database
+        .manager(manager)
+        .query<WebhookDelivery[]>(
+          `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries d WHERE ${where.sql} ORDER BY ${orderByColumns(DELIVERY_ORDER)} ${page.sql}`,
+          page.parameters,
+        ),
+      total,
+    ]);
+    return { rows, order: DELIVERY_ORDER, total: counted };
+  }
+
+  private async count(where: SqlConditions, manager?: EntityManager): Promise<number> {
+    const [row] = await this.database
+      .manager(manager)
+      .query<{ total: number }[]>(
+        `SELECT count(*)::int AS total FROM webhook_deliveries d WHERE ${where.sql}`,
+        where.parameters,
+      );
+    return row.total;
   }
 }
+
+/** An endpoint's deliveries are listed newest first. */
+const DELIVERY_ORDER: ListOrder<WebhookDelivery> = {
+  columns: ['d.created_at', 'd.id'],
+  descending: true,
+  keyOf: (delivery) => [delivery.createdAt, delivery.id],
+};

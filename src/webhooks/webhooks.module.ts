@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { ListCursors } from '../common/cursor';
 import { EventsModule } from '../events/events.module';
 import { DeliveryNotificationListener } from './delivery-notification.listener';
 import { WebhookCommitWatcher } from './webhook-commit-watcher';
@@ -18,6 +19,7 @@ import { WebhooksService } from './webhooks.service';
   controllers: [WebhooksController],
   providers: [
     WebhooksService,
+    ListCursors,
     WebhookEndpointsRepository,
     WebhookDeliveriesRepository,
     WebhookSecrets,

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
+import { ListCursors, ListIdentity } from '../common/cursor';
 import { DeletedResponse } from '../common/dto/deleted.response';
 import { ConflictError, NotFoundError } from '../common/errors';
 import { parseIsoDateTime } from '../common/iso-date-time';
@@ -33,6 +34,7 @@ export class WebhooksService {
     private readonly secrets: WebhookSecrets,
     private readonly sender: WebhookSender,
     private readonly commitWatcher: WebhookCommitWatcher,
+    private readonly cursors: ListCursors,
   ) {}
 
   async list(organisationId: string): Promise<WebhookResponse[]> {
@@ -72,9 +74,11 @@ export class WebhooksService {
     id: string,
     query: PaginationQuery,
   ): Promise<Page<WebhookDeliveryResponse>> {
+    const list: ListIdentity = { name: 'webhook-deliveries', organisationId, pathIds: [id] };
+    const window = this.cursors.window(list, query);
     await this.findEndpoint(organisationId, id);
-    const [deliveries, total] = await this.deliveries.listForEndpoint(organisationId, id, query);
-    return Page.of(deliveries.map(toWebhookDeliveryResponse), total, query);
+    const read = await this.deliveries.listForEndpoint(organisationId, id, window);
+    return this.cursors.page(list, query, read, toWebhookDeliveryResponse);
   }
 
   /** Sends a signed `webhook.test` delivery now, records it like any other, and answers with its outcome. */

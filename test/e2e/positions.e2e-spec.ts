@@ -114,7 +114,7 @@ describe('positions API', () => {
             requiredSkills: [],
           },
         ],
-        meta: { total: 4, page: 1, limit: 20, totalPages: 1, hasNextPage: false, hasPrevPage: false },
+        meta: { total: 4, page: 1, limit: 20, totalPages: 1, hasNextPage: false, hasPrevPage: false, nextCursor: null },
       });
     });
 
@@ -128,13 +128,14 @@ describe('positions API', () => {
         totalPages: 2,
         hasNextPage: false,
         hasPrevPage: true,
+        nextCursor: null,
       });
 
       const past = await get<PositionResponse[]>(tenant, '/positions?page=3&limit=2').expect(200);
       expect(past.body).toEqual({
         success: true,
         data: [],
-        meta: { total: 4, page: 3, limit: 2, totalPages: 2, hasNextPage: false, hasPrevPage: true },
+        meta: { total: 4, page: 3, limit: 2, totalPages: 2, hasNextPage: false, hasPrevPage: true, nextCursor: null },
       });
     });
 
@@ -393,7 +394,7 @@ describe('positions API', () => {
       const document = (await withoutKey.get('/openapi.json').expect(200)).body;
       const list = document.paths['/positions'].get;
       const parameters = Object.fromEntries(list.parameters.map((p: { name: string }) => [p.name, p]));
-      expect(Object.keys(parameters).sort()).toEqual(['limit', 'page', 'status']);
+      expect(Object.keys(parameters).sort()).toEqual(['cursor', 'limit', 'page', 'status']);
       expect(parameters.status).toMatchObject({ in: 'query', required: false });
       expect(parameters.status.schema.enum).toEqual(['OPEN', 'IN_PROGRESS', 'FILLED', 'CLOSED']);
       expect(Object.keys(list.responses)).toEqual(expect.arrayContaining(['200', '400', '401', '429']));

@@ -251,6 +251,7 @@ describe('ratings', () => {
         totalPages: 1,
         hasNextPage: false,
         hasPrevPage: false,
+        nextCursor: null,
       });
       const page = await list('?limit=3&page=2');
       expect(page.data).toEqual([ratings[0]]);
@@ -279,7 +280,7 @@ describe('ratings', () => {
       expect(unknown).toEqual({
         success: true,
         data: [],
-        meta: { total: 0, page: 1, limit: 20, totalPages: 0, hasNextPage: false, hasPrevPage: false },
+        meta: { total: 0, page: 1, limit: 20, totalPages: 0, hasNextPage: false, hasPrevPage: false, nextCursor: null },
       });
       expect((await list('?skillId=nope')).data).toEqual([]);
     });

@@ -45,6 +45,34 @@ describe('skills-based search', () => {
   }
   const ids = (body: { data: Array<{ employee: { id: string } }> }) => body.data.map((row) => row.employee.id);
 
+  /** The employee ids of every row of a list read by cursor, `limit` rows at a time. */
+  async function idsByCursor(tenant: TestTenant, path: string, limit: number): Promise<string[]> {
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const query: string = cursor === null ? '' : `&cursor=${encodeURIComponent(cursor)}`;
+      const separator = path.includes('?') ? '&' : '?';
+      const response = await client(tenant)
+        .get<Array<{ employee: { id: string } }>>(`${path}${separator}limit=${limit}${query}`)
+        .expect(200);
+      const meta = response.body.meta as { nextCursor: string | null };
+      // Cursor mode: no count, and a next page exactly when a cursor leads to it.
+      if (cursor !== null)
+        expect(meta).toEqual({ limit, hasNextPage: meta.nextCursor !== null, nextCursor: meta.nextCursor });
+      seen.push(...ids(response.body));
+      cursor = meta.nextCursor;
+    } while (cursor !== null);
+    return seen;
+  }
+
+  /** The nextCursor of the first page of `path` (one row a page). */
+  async function firstCursor(tenant: TestTenant, path: string): Promise<string> {
+    const response = await client(tenant)
+      .get(`${path}${path.includes('?') ? '&' : '?'}limit=1`)
+      .expect(200);
+    return (response.body.meta as { nextCursor: string }).nextCursor;
+  }
+
   /** Every employee of the tenant as GET /employees returns it, by id. */
   async function listedEmployees(tenant: TestTenant): Promise<Map<string, EmployeeResponse>> {
     const response = await client(tenant).get<EmployeeResponse[]>('/employees?limit=100').expect(200);
@@ -106,6 +134,7 @@ describe('skills-based search', () => {
         totalPages: 1,
         hasNextPage: false,
         hasPrevPage: false,
+        nextCursor: null,
       });
     });
 
@@ -150,6 +179,26 @@ describe('skills-based search', () => {
       expect(response.body.meta.total).toBe(expected().length);
     });
 
+    it.each([1, 2, 3])('reads every row once by cursor, %i a page, ties by id, never rated last', async (limit) => {
+      const path = `/skills/${skill.id}/employees`;
+      expect(await idsByCursor(tenant, path, limit)).toEqual([top.id, left.id, tiedA.id, tiedB.id, unrated.id]);
+      expect(await idsByCursor(tenant, `${path}?isActive=true`, limit)).toEqual([
+        top.id,
+        tiedA.id,
+        tiedB.id,
+        unrated.id,
+      ]);
+    });
+
+    it('refuses a cursor on another skill, or with other filters (400)', async () => {
+      const cursor = encodeURIComponent(await firstCursor(tenant, `/skills/${skill.id}/employees`));
+      const another = await fixtures.skill('Plumbing');
+      const elsewhere = await client(tenant).get(`/skills/${another.id}/employees?cursor=${cursor}`).expect(400);
+      expect(elsewhere.body.error).toMatchObject({ code: 'VALIDATION_ERROR', details: [{ field: 'cursor' }] });
+      await client(tenant).get(`/skills/${skill.id}/employees?cursor=${cursor}&minScore=1`).expect(400);
+      await client(tenant).get(`/skills/${skill.id}/employees?cursor=${cursor}`).expect(200);
+    });
+
     it('pages in the same order', async () => {
       const page2 = await client(tenant)
         .get<SkillEmployeeResponse[]>(`/skills/${skill.id}/employees?page=2&limit=2`)
@@ -162,6 +211,7 @@ describe('skills-based search', () => {
         totalPages: 3,
         hasNextPage: true,
         hasPrevPage: true,
+        nextCursor: expect.any(String),
       });
       const past = await client(tenant).get(`/skills/${skill.id}/employees?page=9&limit=2`).expect(200);
       expect(past.body.data).toEqual([]);
@@ -173,7 +223,7 @@ describe('skills-based search', () => {
       expect(response.body).toEqual({
         success: true,
         data: [],
-        meta: { total: 0, page: 1, limit: 20, totalPages: 0, hasNextPage: false, hasPrevPage: false },
+        meta: { total: 0, page: 1, limit: 20, totalPages: 0, hasNextPage: false, hasPrevPage: false, nextCursor: null },
       });
     });
 
@@ -352,6 +402,7 @@ describe('skills-based search', () => {
         totalPages: 1,
         hasNextPage: false,
         hasPrevPage: false,
+        nextCursor: null,
       });
     });
 
@@ -397,6 +448,21 @@ describe('skills-based search', () => {
         paged.push(...ids(response.body));
       }
       expect(paged).toEqual(all);
+    });
+
+    it.each([1, 3])('reads every candidate once by cursor, %i a page, in the ranking', async (limit) => {
+      const all = ids(
+        (await client(tenant).get<CandidateResponse[]>(`/positions/${positionId}/candidates`).expect(200)).body,
+      );
+      expect(await idsByCursor(tenant, `/positions/${positionId}/candidates`, limit)).toEqual(all);
+    });
+
+    it('refuses a cursor on another position, or with other filters (400)', async () => {
+      const cursor = encodeURIComponent(await firstCursor(tenant, `/positions/${positionId}/candidates`));
+      const another = await fixtures.position({ name: 'Auditor' });
+      const elsewhere = await client(tenant).get(`/positions/${another.id}/candidates?cursor=${cursor}`).expect(400);
+      expect(elsewhere.body.error).toMatchObject({ code: 'VALIDATION_ERROR', details: [{ field: 'cursor' }] });
+      await client(tenant).get(`/positions/${positionId}/candidates?cursor=${cursor}&isActive=false`).expect(400);
     });
 
     it('ranks only deactivated employees with isActive=false', async () => {
@@ -460,7 +526,7 @@ describe('skills-based search', () => {
       expect(response.body).toEqual({
         success: true,
         data: [],
-        meta: { total: 0, page: 1, limit: 20, totalPages: 0, hasNextPage: false, hasPrevPage: false },
+        meta: { total: 0, page: 1, limit: 20, totalPages: 0, hasNextPage: false, hasPrevPage: false, nextCursor: null },
       });
     });
 

@@ -104,7 +104,7 @@ describe('skills', () => {
       expect(response.body).toEqual({
         success: true,
         data: [skills[2]],
-        meta: { total: 3, page: 2, limit: 2, totalPages: 2, hasNextPage: false, hasPrevPage: true },
+        meta: { total: 3, page: 2, limit: 2, totalPages: 2, hasNextPage: false, hasPrevPage: true, nextCursor: null },
       });
       expect((await get<SkillResponse[]>('/skills').expect(200)).body.data).toEqual(skills);
     });

@@ -148,6 +148,8 @@ describe('webhooks: redelivery, recovery and secret rotation', () => {
 
       receiver.behave('/redeliver-failed', { status: 200 });
       await api().post(`/webhooks/${endpointId}/deliveries/${failed.deliveryId}/redeliver`, {}).expect(202);
+      // The redelivery goes out with the dispatcher, the ping during its request: one after the other.
+      await receiver.waitFor('/redeliver-failed', 2);
       const ping = (await api().post(`/webhooks/${endpointId}/test`, {}).expect(200)).body.data;
       await api().post(`/webhooks/${endpointId}/deliveries/${ping.deliveryId}/redeliver`, {}).expect(202);
 

@@ -254,7 +254,7 @@ describe('webhooks: endpoint API', () => {
       expect(log.body).toEqual({
         success: true,
         data: [response.body.data],
-        meta: { total: 1, page: 1, limit: 20, totalPages: 1, hasNextPage: false, hasPrevPage: false },
+        meta: { total: 1, page: 1, limit: 20, totalPages: 1, hasNextPage: false, hasPrevPage: false, nextCursor: null },
       });
     });
 
@@ -294,6 +294,7 @@ describe('webhooks: endpoint API', () => {
         totalPages: 2,
         hasNextPage: true,
         hasPrevPage: false,
+        nextCursor: expect.any(String),
       });
       const second = await as(own).get(`/webhooks/${body.data.id}/deliveries?limit=2&page=2`).expect(200);
       expect(second.body.data.map((d: { deliveryId: string }) => d.deliveryId)).toEqual([ids[0]]);

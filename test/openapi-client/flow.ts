@@ -91,7 +91,23 @@ async function main(): Promise<void> {
     api.GET('/skills', { params: { query: { search: suffix, page: 1, limit: 10 } } }),
     200,
   );
-  check(skills.meta.total === 2 && Number.isInteger(skills.meta.totalPages), 'two skills on integral pages');
+  // meta is the page-mode meta (with total) or the cursor-mode one (without): `in` tells them apart.
+  check(
+    'total' in skills.meta && skills.meta.total === 2 && Number.isInteger(skills.meta.totalPages),
+    'two skills on integral pages',
+  );
+  const cursor = skills.meta.nextCursor === null ? undefined : skills.meta.nextCursor;
+  check(cursor === undefined, 'no cursor after the last page');
+  const firstSkill = await expectData(api.GET('/skills', { params: { query: { search: suffix, limit: 1 } } }), 200);
+  const nextCursor = firstSkill.meta.nextCursor ?? '';
+  const secondSkill = await expectData(
+    api.GET('/skills', { params: { query: { search: suffix, limit: 1, cursor: nextCursor } } }),
+    200,
+  );
+  check(
+    !('total' in secondSkill.meta) && secondSkill.data.length === 1 && secondSkill.meta.nextCursor === null,
+    'the second skill by cursor, nothing counted',
+  );
 
   // Employees: isHRTeamMember is optional; a POST may carry an Idempotency-Key.
   const created = await expectData(
@@ -126,7 +142,7 @@ async function main(): Promise<void> {
     api.GET('/skills', { params: { query: { updatedSince: skill.updatedAt } } }),
     200,
   );
-  check(changedSkills.meta.total >= 2, 'the skills changed since the first');
+  check('total' in changedSkills.meta && changedSkills.meta.total >= 2, 'the skills changed since the first');
   const missing = await expectError(api.GET('/employees/{id}', { params: { path: { id: randomUUID() } } }), 404);
   check(missing.error.code === 'NOT_FOUND', 'NOT_FOUND for an unknown id');
 
@@ -151,7 +167,7 @@ async function main(): Promise<void> {
     api.GET('/employees/{id}/ratings', { params: { ...id, query: { skillId: skill.id } } }),
     200,
   );
-  check(ratings.data.length === 2 && ratings.meta.total === 2, 'two ratings');
+  check(ratings.data.length === 2 && 'total' in ratings.meta && ratings.meta.total === 2, 'two ratings');
   const personSkills = await expectData(api.GET('/employees/{id}/skills', { params: id }), 200);
   check(personSkills.data[0]?.latestRating?.ratingId === rating.data.ratingId, 'the newest rating as the latest');
   const detail = await expectData(api.GET('/employees/{id}', { params: id }), 200);

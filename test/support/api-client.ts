@@ -1,7 +1,7 @@
 import { INestApplication } from '@nestjs/common';
 import request, { Response, Test } from 'supertest';
 import { FieldError } from '../../src/common/errors';
-import { PaginationMeta } from '../../src/common/pagination';
+import { CursorPageMeta, PaginationMeta } from '../../src/common/pagination';
 import { TestTenant } from './app';
 import { conformsToDocument, Method } from './openapi-document';
 
@@ -12,7 +12,8 @@ import { conformsToDocument, Method } from './openapi-document';
 export interface Envelope<T> {
   success: boolean;
   data: T;
-  meta: PaginationMeta;
+  /** Page mode's fields, or cursor mode's (a subset): a test reads the ones its request's mode gives. */
+  meta: PaginationMeta & CursorPageMeta;
   error: { code: string; message: string; details: FieldError[] };
 }
 

@@ -46,7 +46,7 @@ export async function startPgBouncer(upstreamUrl: string): Promise<PgBouncer> {
       'pool_mode = transaction',
       'max_client_conn = 1000',
       'default_pool_size = 40',
-      'ignore_startup_parameters = extra_float_digits,options,statement_timeout',
+      'ignore_startup_parameters = extra_float_digits,options,statement_timeout,idle_in_transaction_session_timeout',
       '',
     ].join('\n'),
   );

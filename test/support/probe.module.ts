@@ -2,7 +2,7 @@ import { Body, Controller, Get, Module, Param, Post, Query } from '@nestjs/commo
 import { ApiExcludeController } from '@nestjs/swagger';
 import { IsInt, IsString, MaxLength } from 'class-validator';
 import { OrgId } from '../../src/auth/org-id.decorator';
-import { Page, PaginationQuery } from '../../src/common/pagination';
+import { Page, PaginationQuery, buildPaginationMeta } from '../../src/common/pagination';
 import { ParseIdPipe } from '../../src/common/uuid';
 
 class EchoBody {
@@ -21,7 +21,7 @@ class ProbeController {
 
   @Get('page')
   page(@Query() query: PaginationQuery) {
-    return Page.of([{ n: 1 }], 41, query);
+    return new Page([{ n: 1 }], buildPaginationMeta(41, query.page ?? 1, query.limit));
   }
 
   @Get('items/:id')

@@ -1,6 +1,6 @@
 import { applyDecorators, HttpStatus, Type } from '@nestjs/common';
 import { ApiExtraModels, ApiResponse, getSchemaPath } from '@nestjs/swagger';
-import { PaginationMeta } from '../pagination';
+import { CursorPageMeta, PaginationMeta } from '../pagination';
 
 /**
  * The errors a route's own rules answer (a 404 for an unknown id, a 409 for a duplicate). Those every route
@@ -18,15 +18,18 @@ interface EnvelopeOptions {
   description?: string;
 }
 
+/** Page mode: the page fields and nextCursor; cursor mode: limit, hasNextPage and nextCursor, nothing counted. */
+const LIST_META = { oneOf: [{ $ref: getSchemaPath(PaginationMeta) }, { $ref: getSchemaPath(CursorPageMeta) }] };
+
 /** Documents a success as `{success: true, data: model | model[], meta?}`. */
 export function ApiEnvelope(model: Type<unknown>, options: EnvelopeOptions = {}) {
   const { status = HttpStatus.OK, isArray = false, paginated = false, description } = options;
   const data =
     isArray || paginated ? { type: 'array', items: { $ref: getSchemaPath(model) } } : { $ref: getSchemaPath(model) };
   const properties: Record<string, object> = { success: { type: 'boolean', enum: [true] }, data };
-  if (paginated) properties.meta = { $ref: getSchemaPath(PaginationMeta) };
+  if (paginated) properties.meta = LIST_META;
   return applyDecorators(
-    ApiExtraModels(model, PaginationMeta),
+    ApiExtraModels(model, PaginationMeta, CursorPageMeta),
     ApiResponse({
       status,
       description,

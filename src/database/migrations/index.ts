@@ -9,6 +9,7 @@ import { UpdatedSinceIndexes1763763150000 } from './1763763150000-updated-since-
 import { EmployeeCountSlots1763763200000 } from './1763763200000-employee-count-slots';
 import { EmployeeSearch1763763300000 } from './1763763300000-employee-search';
 import { IdempotencyClaim1763763400000 } from './1763763400000-idempotency-claim';
+import { EmployeeSearchUpdatedIndex1763763500000 } from './1763763500000-employee-search-updated-index';
 import { ApiKeyScopes1763763600000 } from './1763763600000-api-key-scopes';
 import { KeptLatestRating1763763800000 } from './1763763800000-kept-latest-rating';
 import { EventTraceparent1763763950000 } from './1763763950000-event-traceparent';
@@ -26,6 +27,7 @@ export const MIGRATIONS = [
   EmployeeCountSlots1763763200000,
   EmployeeSearch1763763300000,
   IdempotencyClaim1763763400000,
+  EmployeeSearchUpdatedIndex1763763500000,
   ApiKeyScopes1763763600000,
   KeptLatestRating1763763800000,
   EventTraceparent1763763950000,

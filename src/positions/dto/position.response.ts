@@ -73,7 +73,7 @@ export class PositionDetailResponse extends PositionResponse {
 /** A position with the employee it replaces (id and names only), as the positions repository reads it. */
 export type PositionRecord = Pick<
   Position,
-  'id' | 'name' | 'description' | 'department' | 'status' | 'mustBeFilledBy'
+  'id' | 'name' | 'description' | 'department' | 'status' | 'mustBeFilledBy' | 'createdAt'
 > & { replacesPerson: PersonReference | null };
 
 export interface ReplacementRecord {
