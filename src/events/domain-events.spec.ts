@@ -24,7 +24,13 @@ const origin: ChangeOrigin = { actor: { type: 'api_key', id: 'key' }, requestId:
  * origin, recording into `record`.
  */
 function domainEvents(emitter: EventEmitter2, record = jest.fn(), originOfTransaction: ChangeOrigin | null = origin) {
-  record.mockResolvedValue({ id: 'event-id', name: 'skill.rated', body: Buffer.from('{}'), createdAt: recordedAt });
+  record.mockResolvedValue({
+    id: 'event-id',
+    name: 'skill.rated',
+    body: Buffer.from('{}'),
+    createdAt: recordedAt,
+    fannedOut: 2,
+  });
   const database = {
     inTransaction: (manager: EntityManager) => manager === inTransaction,
     originOf: (manager: EntityManager) => (manager === inTransaction ? (originOfTransaction ?? undefined) : undefined),
@@ -33,7 +39,7 @@ function domainEvents(emitter: EventEmitter2, record = jest.fn(), originOfTransa
 }
 
 describe('DomainEvents', () => {
-  it('records the event in the change transaction, then emits it with its id and waits for the listeners', async () => {
+  it('records the event in the change transaction, then emits it with its id and fan-out count and waits for the listeners', async () => {
     const emitter = new EventEmitter2();
     const received: unknown[] = [];
     // eslint-disable-next-line @typescript-eslint/no-misused-promises -- emitAsync awaits a listener's promise
@@ -56,7 +62,7 @@ describe('DomainEvents', () => {
       inTransaction,
     );
     expect(received).toEqual([
-      expect.objectContaining({ id: 'event-id', name: 'skill.rated', organisationId: 'org', recordedAt }),
+      expect.objectContaining({ id: 'event-id', name: 'skill.rated', organisationId: 'org', recordedAt, fannedOut: 2 }),
     ]);
   });
 
@@ -93,10 +99,13 @@ describe('DomainEvents', () => {
       { name: 'skill.rated' as const, data: { employeeId: 'e1', rating }, occurredAt: at },
       { name: 'skill.rated' as const, data: { employeeId: 'e2', rating }, occurredAt: at },
     ];
-    const recordMany = jest.fn().mockResolvedValue([
-      { id: 'id-1', createdAt: recordedAt },
-      { id: 'id-2', createdAt: recordedAt },
-    ]);
+    const recordMany = jest.fn().mockResolvedValue({
+      events: [
+        { id: 'id-1', createdAt: recordedAt },
+        { id: 'id-2', createdAt: recordedAt },
+      ],
+      fannedOut: 3,
+    });
     const database = {
       inTransaction: (manager: EntityManager) => manager === inTransaction,
       originOf: () => origin,
@@ -119,6 +128,7 @@ describe('DomainEvents', () => {
           { ...events[0], id: 'id-1', recordedAt },
           { ...events[1], id: 'id-2', recordedAt },
         ],
+        fannedOut: 3,
         manager: inTransaction,
       },
     ]);

@@ -49,6 +49,8 @@ export interface DomainEvent<K extends DomainEventName = DomainEventName> {
   data: DomainEventMap[K];
   /** When the event was recorded. */
   recordedAt: Date;
+  /** How many rows the fan-out (EventFanOut: webhooks' deliveries) wrote with the event. */
+  fannedOut: number;
   /** The transaction of the change: listeners write with it, so they commit or roll back with the change. */
   manager: EntityManager;
 }
@@ -68,6 +70,8 @@ export interface DomainEventBatch {
   organisationId: string;
   /** In the order the changes were made, each with the id and time the event store recorded it under. */
   events: Array<PublishedEvent & { id: string; recordedAt: Date }>;
+  /** How many rows the fan-out wrote with all of them. */
+  fannedOut: number;
   manager: EntityManager;
 }
 
@@ -96,12 +100,9 @@ export class DomainEvents {
     changes?: Changes,
   ): Promise<void> {
     const origin = this.originIn(manager, name);
-    const { id, createdAt } = await this.events.record(
-      organisationId,
-      { name, occurredAt, data, changes, ...origin },
-      manager,
-    );
-    const event: DomainEvent<K> = { id, name, organisationId, occurredAt, data, recordedAt: createdAt, manager };
+    const recorded = await this.events.record(organisationId, { name, occurredAt, data, changes, ...origin }, manager);
+    const { id, createdAt: recordedAt, fannedOut } = recorded;
+    const event: DomainEvent<K> = { id, name, organisationId, occurredAt, data, recordedAt, fannedOut, manager };
     await this.emitter.emitAsync(name, event);
   }
 
@@ -109,7 +110,7 @@ export class DomainEvents {
   async publishMany(manager: EntityManager, organisationId: string, events: PublishedEvent[]): Promise<void> {
     if (events.length === 0) return;
     const origin = this.originIn(manager, events[0].name);
-    const recorded = await this.events.recordMany(
+    const { events: recorded, fannedOut } = await this.events.recordMany(
       organisationId,
       events.map((event) => ({ ...event, ...origin })),
       manager,
@@ -121,6 +122,7 @@ export class DomainEvents {
         id: recorded[index].id,
         recordedAt: recorded[index].createdAt,
       })),
+      fannedOut,
       manager,
     };
     await this.emitter.emitAsync(DOMAIN_EVENT_BATCH, batch);

@@ -22,6 +22,16 @@ export interface NewEvent {
   traceparent: string | null;
 }
 
+/**
+ * Another feature's write in the one statement that records events (webhooks/ queues their deliveries, so an
+ * event and its outbox rows cost one round trip): a data-modifying statement over the CTE `recorded` (id,
+ * organisation_id, event, created_at of each event just recorded) returning one row per row it writes.
+ * Static SQL, no parameters: it reads what it needs from `recorded`.
+ */
+export interface EventFanOut {
+  readonly sql: string;
+}
+
 /** An event as stored: the row GET /events lists and every webhook delivery of it sends. */
 export interface RecordedEvent {
   id: string;
@@ -30,6 +40,12 @@ export interface RecordedEvent {
   body: Buffer;
   /** When it was recorded: the age retention goes by. */
   createdAt: Date;
+}
+
+/** What one recording statement wrote: the events, in order, and how many rows the fan-out wrote with them. */
+export interface Recording {
+  events: RecordedEvent[];
+  fannedOut: number;
 }
 
 /** Where a reader stands in the feed: the order is (txid, id). */
@@ -64,28 +80,42 @@ function eventBody(event: NewEvent): Buffer {
  */
 @Injectable()
 export class EventsRepository {
+  /** No fan-out until a feature sets one: a data-modifying WITH that writes nothing. */
+  private fanOut: EventFanOut = { sql: 'SELECT 1 WHERE false' };
+
   constructor(private readonly database: Database) {}
 
-  /** Records `event` with a new id, with `manager`: the transaction of the change it tells of. */
-  async record(organisationId: string, event: NewEvent, manager?: EntityManager): Promise<RecordedEvent> {
-    const recorded: RecordedEvent = { id: newId(), name: event.name, body: eventBody(event), createdAt: new Date() };
-    await this.database.manager(manager).query(
-      `INSERT INTO events (id, organisation_id, event, occurred_at, body, created_at, traceparent)
-         VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-      [recorded.id, organisationId, event.name, event.occurredAt, recorded.body, recorded.createdAt, event.traceparent],
-    );
-    return recorded;
+  /** Called once at start-up by the feature that fans events out (webhooks/): its write joins every recording. */
+  setFanOut(fanOut: EventFanOut): void {
+    this.fanOut = fanOut;
   }
 
-  /** Records `events` in one statement, in order, each with a new id; as record for each. */
-  async recordMany(organisationId: string, events: NewEvent[], manager?: EntityManager): Promise<RecordedEvent[]> {
+  /** Records `event` with a new id, with `manager`: the transaction of the change it tells of; as recordMany. */
+  async record(
+    organisationId: string,
+    event: NewEvent,
+    manager?: EntityManager,
+  ): Promise<RecordedEvent & { fannedOut: number }> {
+    const { events, fannedOut } = await this.recordMany(organisationId, [event], manager);
+    return { ...events[0], fannedOut };
+  }
+
+  /**
+   * Records `events` in order, each with a new id, and the fan-out of them, in one statement with `manager`:
+   * the transaction of the changes they tell of.
+   */
+  async recordMany(organisationId: string, events: NewEvent[], manager?: EntityManager): Promise<Recording> {
     const createdAt = new Date();
     const recorded = events.map((event) => ({ id: newId(), name: event.name, body: eventBody(event), createdAt }));
-    await this.database.manager(manager).query(
-      `INSERT INTO events (id, organisation_id, event, occurred_at, body, created_at, traceparent)
-       SELECT id, $1, event, occurred_at, body, $6, traceparent
-         FROM unnest($2::uuid[], $3::text[], $4::timestamptz[], $5::bytea[], $7::varchar[])
-              AS v(id, event, occurred_at, body, traceparent)`,
+    const [{ fannedOut }]: Array<{ fannedOut: number }> = await this.database.manager(manager).query(
+      `WITH recorded AS (
+         INSERT INTO events (id, organisation_id, event, occurred_at, body, created_at, traceparent)
+         SELECT id, $1, event, occurred_at, body, $6, traceparent
+           FROM unnest($2::uuid[], $3::text[], $4::timestamptz[], $5::bytea[], $7::varchar[])
+                AS v(id, event, occurred_at, body, traceparent)
+         RETURNING id, organisation_id, event, created_at
+       ), fanned_out AS (${this.fanOut.sql})
+       SELECT count(*)::integer AS "fannedOut" FROM fanned_out`,
       [
         organisationId,
         recorded.map((event) => event.id),
@@ -96,7 +126,7 @@ export class EventsRepository {
         events.map((event) => event.traceparent),
       ],
     );
-    return recorded;
+    return { events: recorded, fannedOut };
   }
 
   /** The position of a listed event of the organisation; null when it has no such event (any more). */

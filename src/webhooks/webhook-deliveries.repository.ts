@@ -4,7 +4,7 @@ import { ListOrder, ListRows, PageWindow, orderByColumns } from '../common/curso
 import { SqlConditions } from '../common/sql-conditions';
 import { newId } from '../common/uuid';
 import { Database } from '../database/database';
-import type { RecordedEvent } from '../events/events.repository';
+import type { EventFanOut, RecordedEvent } from '../events/events.repository';
 import { WebhookDelivery } from './entities/webhook-delivery.entity';
 import { SendResult } from './webhook-sender';
 
@@ -42,6 +42,26 @@ const uuidV7Sharing = (parameter: string) =>
   `encode(overlay(uuid_send(gen_random_uuid()) PLACING substring(uuid_send(${parameter}::uuid) FROM 1 FOR 8) FROM 1 FOR 8), 'hex')::uuid`;
 
 /**
+ * The fan-out of recorded events (EventFanOut: it runs in the statement that records them, in the change's
+ * transaction): one pending delivery per event and endpoint of the organisation subscribed to it, in event
+ * order. The endpoint read holds a key-share lock, so an endpoint deleted concurrently cannot break the
+ * change's commit. Each delivery id is a UUID v7 of its event's moment.
+ */
+export const DELIVERIES_OF_RECORDED_EVENTS: EventFanOut = {
+  sql: `INSERT INTO webhook_deliveries (id, organisation_id, endpoint_id, event_id, event, created_at)
+        SELECT ${uuidV7Sharing('recorded.id')}, recorded.organisation_id, endpoint.id, recorded.id, recorded.event,
+               recorded.created_at
+          FROM recorded
+          JOIN (SELECT id, events, created_at FROM webhook_endpoints
+                 WHERE organisation_id IN (SELECT organisation_id FROM recorded)
+                   AND events && ARRAY(SELECT event FROM recorded)::text[]
+                 ORDER BY created_at, id
+                   FOR KEY SHARE) endpoint ON recorded.event = ANY (endpoint.events)
+         ORDER BY recorded.id, endpoint.created_at, endpoint.id
+        RETURNING id`,
+};
+
+/**
  * The outbox: the deliveries of recorded events (events/ records the events), written inside the change's
  * transaction, claimed and settled by dispatchers. Methods take the organisation first and the EntityManager last; claim and settle span every
  * organisation, as the dispatcher does.
@@ -49,58 +69,6 @@ const uuidV7Sharing = (parameter: string) =>
 @Injectable()
 export class WebhookDeliveriesRepository {
   constructor(private readonly database: Database) {}
-
-  /**
-   * Queues one pending delivery of the recorded event `eventId` per endpoint of the organisation subscribed to
-   * it, with `manager`: the transaction of the change. The endpoint read holds a key-share lock, so an endpoint
-   * deleted concurrently cannot break the change's commit. Answers the number of deliveries.
-   */
-  async fanOut(
-    organisationId: string,
-    event: { id: string; name: string; recordedAt: Date },
-    manager: EntityManager,
-  ): Promise<number> {
-    const inserted: unknown[] = await this.database.manager(manager).query(
-      `INSERT INTO webhook_deliveries (id, organisation_id, endpoint_id, event_id, event, created_at)
-       SELECT ${uuidV7Sharing('$5')}, $1, endpoint.id, $2, $3, $4
-         FROM (SELECT id FROM webhook_endpoints
-                WHERE organisation_id = $1 AND $3 = ANY (events)
-                ORDER BY created_at, id
-                  FOR KEY SHARE) endpoint
-       RETURNING id`,
-      [organisationId, event.id, event.name, event.recordedAt, newId()],
-    );
-    return inserted.length;
-  }
-
-  /**
-   * As fanOut for many recorded events of one transaction (a bulk request), in one statement: one delivery per
-   * event and endpoint subscribed to it, in event order. Answers the number of deliveries.
-   */
-  async fanOutMany(
-    organisationId: string,
-    events: Array<{ id: string; name: string; recordedAt: Date }>,
-    manager: EntityManager,
-  ): Promise<number> {
-    const inserted: unknown[] = await this.database.manager(manager).query(
-      `INSERT INTO webhook_deliveries (id, organisation_id, endpoint_id, event_id, event, created_at)
-       SELECT ${uuidV7Sharing('$5')}, $1, endpoint.id, event.id, event.event, event.created_at
-         FROM unnest($2::uuid[], $3::text[], $4::timestamptz[]) AS event(id, event, created_at)
-         JOIN (SELECT id, events, created_at FROM webhook_endpoints
-                WHERE organisation_id = $1 AND events && $3::text[]
-                  FOR KEY SHARE) endpoint ON event.event = ANY (endpoint.events)
-        ORDER BY event.id, endpoint.created_at, endpoint.id
-       RETURNING id`,
-      [
-        organisationId,
-        events.map((event) => event.id),
-        events.map((event) => event.name),
-        events.map((event) => event.recordedAt),
-        newId(),
-      ],
-    );
-    return inserted.length;
-  }
 
   /** Records the one delivery of a recorded event to `endpointId`, already claimed: its caller sends it at once. */
   async insertClaimed(

@@ -1,8 +1,9 @@
-import { applyDecorators, Injectable } from '@nestjs/common';
+import { applyDecorators, Injectable, OnModuleInit } from '@nestjs/common';
 import { OnEvent } from '@nestjs/event-emitter';
 import { DOMAIN_EVENT_BATCH, DOMAIN_EVENT_NAMES, DomainEvent, DomainEventBatch } from '../events/domain-events';
+import { EventsRepository } from '../events/events.repository';
 import { WebhookCommitWatcher } from './webhook-commit-watcher';
-import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
+import { DELIVERIES_OF_RECORDED_EVENTS } from './webhook-deliveries.repository';
 
 /** Listens to every domain event; a failure must fail the change, so errors are not suppressed. */
 const OnEveryDomainEvent = () =>
@@ -10,25 +11,27 @@ const OnEveryDomainEvent = () =>
 
 /**
  * Queues the deliveries of every recorded domain event to the subscribed endpoints, inside the transaction of
- * the change that caused it (DomainEvents has recorded the event itself).
+ * the change that caused it: the fan-out joins the statement that records the events (one round trip for an
+ * event and its deliveries), and once the change commits the commit watcher announces the deliveries.
  */
 @Injectable()
-export class WebhookOutboxListener {
+export class WebhookOutboxListener implements OnModuleInit {
   constructor(
-    private readonly deliveries: WebhookDeliveriesRepository,
+    private readonly events: EventsRepository,
     private readonly commitWatcher: WebhookCommitWatcher,
   ) {}
 
-  @OnEveryDomainEvent()
-  async fanOut(event: DomainEvent): Promise<void> {
-    const deliveries = await this.deliveries.fanOut(event.organisationId, event, event.manager);
-    if (deliveries > 0) this.commitWatcher.watch(event.manager);
+  onModuleInit(): void {
+    this.events.setFanOut(DELIVERIES_OF_RECORDED_EVENTS);
   }
 
-  /** The deliveries of a batch's recorded events, in item order, in one statement. */
+  @OnEveryDomainEvent()
+  watch(event: DomainEvent): void {
+    if (event.fannedOut > 0) this.commitWatcher.watch(event.manager);
+  }
+
   @OnEvent(DOMAIN_EVENT_BATCH, { suppressErrors: false })
-  async fanOutBatch(batch: DomainEventBatch): Promise<void> {
-    const deliveries = await this.deliveries.fanOutMany(batch.organisationId, batch.events, batch.manager);
-    if (deliveries > 0) this.commitWatcher.watch(batch.manager);
+  watchBatch(batch: DomainEventBatch): void {
+    if (batch.fannedOut > 0) this.commitWatcher.watch(batch.manager);
   }
 }

@@ -1,0 +1,111 @@
+import { NestExpressApplication } from '@nestjs/platform-express';
+import { Client } from 'pg';
+import { apiClient } from '../support/api-client';
+import { createTenant, createTestApp, TestTenant } from '../support/app';
+import { createEmployee, createSkill, unique } from '../support/people.factory';
+
+/**
+ * The statements (each one round trip to PostgreSQL) a write request costs, counted at pg's Client, which
+ * every connection of the pool is. An event and its webhook deliveries are one statement; a keyed POST adds
+ * the claim of its key and the kept response.
+ */
+describe('round trips per request', () => {
+  let app: NestExpressApplication;
+  let tenant: TestTenant;
+  let statements: string[];
+  let query: jest.SpyInstance;
+
+  beforeAll(async () => {
+    app = await createTestApp({ dispatchMode: 'off' });
+  });
+  beforeEach(async () => {
+    tenant = await createTenant(app);
+    // The key is looked up once, then cached: the requests counted pay no authentication.
+    await createEmployee(app, tenant);
+    statements = [];
+    query = jest.spyOn(Client.prototype, 'query').mockImplementation(function (this: Client, ...args: unknown[]) {
+      const [text] = args;
+      statements.push((typeof text === 'string' ? text : (text as { text: string }).text).trim());
+      return original.apply(this, args);
+    });
+  });
+  afterEach(() => query.mockRestore());
+  afterAll(() => app.close());
+
+  const original = Client.prototype.query as (...args: unknown[]) => unknown;
+  const { post } = apiClient(
+    () => app,
+    () => tenant,
+  );
+
+  /** Each statement sent while `request` ran, its whitespace collapsed. */
+  async function statementsOf(request: () => PromiseLike<unknown>): Promise<string[]> {
+    statements.length = 0;
+    await request();
+    return statements.map((text) => text.replace(/\s+/g, ' '));
+  }
+
+  const INSERT_EMPLOYEE = expect.stringMatching(/^INSERT INTO "?employees/) as unknown;
+  /** events/ records the event and webhooks/ queues its deliveries in this one statement. */
+  const RECORD_EVENTS = expect.stringMatching(
+    /^WITH recorded AS \( INSERT INTO events .*\bINSERT INTO webhook_deliveries /,
+  ) as unknown;
+
+  const employee = () => {
+    const id = unique('rt');
+    return { personnelNumber: id, firstName: 'Ada', lastName: 'Lovelace', businessEmail: `${id}@example.com` };
+  };
+
+  it('POST /employees costs 4: BEGIN, the employee, the event with its deliveries, COMMIT', async () => {
+    const sent = await statementsOf(() => post('/employees', employee()).expect(201));
+    expect(sent).toEqual(['START TRANSACTION', INSERT_EMPLOYEE, RECORD_EVENTS, 'COMMIT']);
+  });
+
+  it('POST /employees records the event and its deliveries in one statement, announced after the commit', async () => {
+    await post('/webhooks', { url: 'https://127.0.0.1:1/hook', events: ['employee.created'] }).expect(201);
+    const sent = await statementsOf(async () => {
+      await post('/employees', employee()).expect(201);
+      // With DISPATCH_MODE=off the workers are woken by a NOTIFY sent on its own once the change committed.
+      const deadline = Date.now() + 2000;
+      while (!statements.some((text) => text.includes('pg_notify')) && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    });
+    expect(sent).toEqual([
+      'START TRANSACTION',
+      INSERT_EMPLOYEE,
+      RECORD_EVENTS,
+      'COMMIT',
+      expect.stringMatching(/^SELECT pg_notify\('webhook_deliveries'/),
+    ]);
+  });
+
+  it('POST /employees with an Idempotency-Key costs 6: the claim and the kept response more', async () => {
+    const sent = await statementsOf(() =>
+      post('/employees', employee()).set('Idempotency-Key', unique('key')).expect(201),
+    );
+    expect(sent).toEqual([
+      'START TRANSACTION',
+      expect.stringMatching(/claim_idempotency_key/),
+      INSERT_EMPLOYEE,
+      RECORD_EVENTS,
+      expect.stringMatching(/idempotency_keys/),
+      'COMMIT',
+    ]);
+  });
+
+  it('POST /employees/{id}/ratings costs 5: BEGIN, the skill, the rating, the event with its deliveries, COMMIT', async () => {
+    const rated = await createEmployee(app, tenant);
+    const skill = await createSkill(app, tenant);
+    const sent = await statementsOf(() =>
+      post(`/employees/${rated.id}/ratings`, { skillId: skill.id, score: 4, ratingType: 'SELF_ASSESMENT' }).expect(201),
+    );
+    expect(sent).toEqual([
+      'START TRANSACTION',
+      expect.stringMatching(/ FROM skills /),
+      expect.stringMatching(/^WITH created AS /),
+      RECORD_EVENTS,
+      'COMMIT',
+    ]);
+  });
+});
