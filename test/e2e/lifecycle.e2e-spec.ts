@@ -149,7 +149,10 @@ describe('start-up', () => {
     const url = new URL(testDatabaseUrl());
     url.pathname = `/${decodeURIComponent(url.pathname.slice(1))}_migrate_${process.pid}`;
     await recreateDatabase(url.toString());
-    const env = { DATABASE_URL: url.toString(), WEBHOOK_SECRET_KEY: TEST_WEBHOOK_SECRET_KEY };
+    const env: Record<string, string> = { DATABASE_URL: url.toString(), WEBHOOK_SECRET_KEY: TEST_WEBHOOK_SECRET_KEY };
+    // Behind PgBouncer (TEST_PGBOUNCER=true) the migration lock takes a session of its own: the direct URL.
+    const direct = process.env.TEST_DATABASE_DIRECT_URL;
+    if (direct) env.DATABASE_DIRECT_URL = Object.assign(new URL(direct), { pathname: url.pathname }).toString();
     try {
       const servers = await Promise.all([startServer(env), startServer(env), startServer(env)]);
       const codes = await Promise.all(servers.map((server) => server.stop()));
