@@ -47,6 +47,7 @@ const SERVICE_PORT = 3900;
 const BASELINE_PORT = 3901;
 /** The worker serves no HTTP; the port only keeps a build without DISPATCH_MODE from colliding with the API. */
 const DISPATCHER_PORT = 3903;
+const SERVICE_METRICS_PORT = 9464;
 const ROOT = join(__dirname, '..');
 const SERVER_ENTRY = join(ROOT, 'dist', 'main.js');
 const HAS_TASKSET = commandExists('taskset');
@@ -117,6 +118,8 @@ async function benchFull(): Promise<void> {
         PORT: String(SERVICE_PORT),
         PGAPPNAME: 'bench-service',
         DISPATCH_MODE: DISPATCH === 'api' ? 'api' : 'off',
+        // Metrics on, as the Kubernetes manifests and compose run it (tracing stays off: no OTLP endpoint).
+        METRICS_PORT: String(SERVICE_METRICS_PORT),
       },
       0,
       () => answers(`http://127.0.0.1:${SERVICE_PORT}/health/ready`),
@@ -140,6 +143,7 @@ async function benchFull(): Promise<void> {
             PGAPPNAME: 'bench-dispatcher',
             DISPATCH_MODE: 'worker',
             WEBHOOK_CONCURRENCY: '128',
+            METRICS_PORT: String(SERVICE_METRICS_PORT + 1),
           },
           1,
           () => hasConnections('bench-dispatcher'),
