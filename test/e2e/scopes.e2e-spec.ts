@@ -7,6 +7,7 @@ import { ApiKeysService, NewApiKey } from '../../src/auth/api-keys.service';
 import { API_SCOPES, ApiScope } from '../../src/auth/scopes';
 import { checkedRequest } from '../support/api-client';
 import { createTenant, createTestApp, dataSourceOf, TestTenant } from '../support/app';
+import { itWithConcurrentSessions, NEEDS_A_SERVER } from '../support/database-kind';
 import { Method, operationsOf, servedDocument } from '../support/openapi-document';
 import { createEmployee, createSkill } from '../support/people.factory';
 
@@ -237,7 +238,7 @@ describe('scoped API keys', () => {
       }
     });
 
-    it('never makes a request wait for the write', async () => {
+    itWithConcurrentSessions(`never makes a request wait for the write ${NEEDS_A_SERVER}`, async () => {
       const key = await keyOf(app, owner.organisationId, { scopes: ['read'] });
       const locker = dataSourceOf(app).createQueryRunner();
       await locker.connect();

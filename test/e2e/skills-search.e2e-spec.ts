@@ -12,6 +12,7 @@ import { PersonSkill } from '../../src/ratings/entities/person-skill.entity';
 import { Skill } from '../../src/skills/entities/skill.entity';
 import { apiClient } from '../support/api-client';
 import { createTenant, createTestApp, dataSourceOf, TestTenant } from '../support/app';
+import { itWithConcurrentSessions, NEEDS_A_SERVER } from '../support/database-kind';
 import { createEmployee, rate } from '../support/people.factory';
 import { PositionsFixtures } from '../support/positions-fixtures';
 
@@ -293,39 +294,42 @@ describe('skills-based search', () => {
       );
       expect(detail.body.data.skills[0].latestRating.score).toBe(2);
     });
-    it('keeps the newest rating when an older one commits after it, concurrently', async () => {
-      const own = await createTenant(app);
-      const ownFixtures = new PositionsFixtures(dataSource, own.organisationId);
-      const cooking = await ownFixtures.skill('Cooking');
-      const cook = await ownFixtures.employee();
-      const first = await ownFixtures.rating(cook, cooking, 1, new Date('2025-01-01T00:00:00.000Z'));
-      const insert = (runner: QueryRunner, score: number, createdAt: string) =>
-        runner.query(
-          `INSERT INTO ratings (id, organisation_id, person_skill_id, employee_id, skill_id, score, rating_type, created_at)
+    itWithConcurrentSessions(
+      `keeps the newest rating when an older one commits after it, concurrently ${NEEDS_A_SERVER}`,
+      async () => {
+        const own = await createTenant(app);
+        const ownFixtures = new PositionsFixtures(dataSource, own.organisationId);
+        const cooking = await ownFixtures.skill('Cooking');
+        const cook = await ownFixtures.employee();
+        const first = await ownFixtures.rating(cook, cooking, 1, new Date('2025-01-01T00:00:00.000Z'));
+        const insert = (runner: QueryRunner, score: number, createdAt: string) =>
+          runner.query(
+            `INSERT INTO ratings (id, organisation_id, person_skill_id, employee_id, skill_id, score, rating_type, created_at)
            VALUES ($1, $2, $3, $4, $5, $6, 'MANAGER_EVALUATION', $7)`,
-          [newId(), own.organisationId, first.personSkillId, cook.id, cooking.id, score, createdAt],
-        );
-      const newer = dataSource.createQueryRunner();
-      const older = dataSource.createQueryRunner();
-      try {
-        await newer.startTransaction();
-        await older.startTransaction();
-        await insert(newer, 5, '2025-09-01T00:00:00.000Z');
-        // Waits on the link row the newer rating updated, then finds it newer than itself.
-        const waiting = insert(older, 2, '2025-05-01T00:00:00.000Z');
-        await new Promise((resolve) => setTimeout(resolve, 200));
-        await newer.commitTransaction();
-        await waiting;
-        await older.commitTransaction();
-      } finally {
-        await newer.release();
-        await older.release();
-      }
-      const response = await client(own).get<SkillEmployeeResponse[]>(`/skills/${cooking.id}/employees`).expect(200);
-      expect(response.body.data.map((row) => [row.latestRating?.score, row.latestRating?.createdAt])).toEqual([
-        [5, '2025-09-01T00:00:00.000Z'],
-      ]);
-    });
+            [newId(), own.organisationId, first.personSkillId, cook.id, cooking.id, score, createdAt],
+          );
+        const newer = dataSource.createQueryRunner();
+        const older = dataSource.createQueryRunner();
+        try {
+          await newer.startTransaction();
+          await older.startTransaction();
+          await insert(newer, 5, '2025-09-01T00:00:00.000Z');
+          // Waits on the link row the newer rating updated, then finds it newer than itself.
+          const waiting = insert(older, 2, '2025-05-01T00:00:00.000Z');
+          await new Promise((resolve) => setTimeout(resolve, 200));
+          await newer.commitTransaction();
+          await waiting;
+          await older.commitTransaction();
+        } finally {
+          await newer.release();
+          await older.release();
+        }
+        const response = await client(own).get<SkillEmployeeResponse[]>(`/skills/${cooking.id}/employees`).expect(200);
+        expect(response.body.data.map((row) => [row.latestRating?.score, row.latestRating?.createdAt])).toEqual([
+          [5, '2025-09-01T00:00:00.000Z'],
+        ]);
+      },
+    );
   });
 
   describe('GET /positions/{id}/candidates', () => {
