@@ -19,6 +19,10 @@ const STATEMENT_MS = 1000;
 const CONNECT_MS = 500;
 /** What the service may take past a limit: pg's client-side margin and a slow CI machine. */
 const SLACK_MS = 1000;
+/** The pause before the LISTEN's first reconnection (delivery-notification.listener.ts). */
+const FIRST_RETRY_MS = 1000;
+/** Longer than any test: a worker that sends within one was woken by a notification, not its poll. */
+const HOUR_MS = 3_600_000;
 
 /** The URL the app pools, and the one its LISTEN uses (PostgreSQL itself when the run goes through PgBouncer). */
 const databaseUrl = () => process.env.TEST_DATABASE_URL!;
@@ -219,6 +223,58 @@ describeIfPostgres('background work when the database freezes', () => {
       const received = await receiver.waitFor('/dispatch-frozen', 2);
       expect(JSON.parse(received[1].body.toString())).toMatchObject({ data: { id: employee.id } });
       await waitUntil(async () => (await outcomes(endpointId)).at(-1) === 'delivered', 'the delivery is recorded');
+    });
+  });
+
+  describe('the LISTEN of a worker', () => {
+    /** The backends of this database holding the worker's LISTEN. */
+    async function listeners(): Promise<number[]> {
+      const rows: Array<{ pid: number }> = await dataSourceOf(writer).query(
+        `SELECT pid FROM pg_stat_activity
+          WHERE datname = current_database() AND application_name = 'webhook-delivery-listener'
+            AND state = 'idle' AND query LIKE 'LISTEN %'`,
+      );
+      return rows.map((row) => row.pid);
+    }
+
+    it('gives up a connection the database froze, listens on a new one once it answers, and is woken again', async () => {
+      const endpointId = await subscribe('/listen-frozen');
+      // Its poll is an hour away: only a notification (or listening anew) makes it look for deliveries.
+      await startApp({ dispatchMode: 'worker', webhookPollIntervalMs: HOUR_MS });
+      await waitUntil(async () => (await listeners()).length === 1, 'the worker listens');
+      const [frozen] = await listeners();
+      const connections = direct.accepted;
+
+      freeze();
+      const started = Date.now();
+      // Giving up shows as a new connection, made after the first pause: while frozen, it waits to be answered.
+      // The connection is checked every DATABASE_TIMEOUT_MS, and a check unanswered past the statement limit fails.
+      const limit = CONNECT_MS + STATEMENT_MS + FIRST_RETRY_MS + SLACK_MS;
+      await waitUntil(() => direct.accepted > connections, 'the worker connects anew', 2 * limit);
+      expect(Date.now() - started).toBeLessThan(limit);
+      // A commit meanwhile is announced to no one; listening anew picks it up.
+      await createEmployee(writer, tenant);
+
+      thaw();
+      await waitUntil(async () => {
+        const now = await listeners();
+        return now.length === 1 && now[0] !== frozen;
+      }, 'the worker listens on a new connection');
+      await receiver.waitFor('/listen-frozen', 1);
+      await waitUntil(async () => (await outcomes(endpointId)).at(-1) === 'delivered', 'the delivery is recorded');
+      await createEmployee(writer, tenant);
+      await receiver.waitFor('/listen-frozen', 2);
+    }, 30_000);
+
+    it('shuts down without waiting for the frozen database', async () => {
+      const worker = await startApp({ dispatchMode: 'worker', webhookPollIntervalMs: HOUR_MS });
+      await waitUntil(async () => (await listeners()).length === 1, 'the worker listens');
+      freeze();
+      const closing = await timed(worker.close());
+      app = undefined;
+      expect(closing.failed).toBe(false);
+      // The goodbye the frozen server never answers is awaited for DATABASE_TIMEOUT_MS at most.
+      expect(closing.ms).toBeLessThan(CONNECT_MS + SLACK_MS);
     });
   });
 });
