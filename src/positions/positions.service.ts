@@ -17,6 +17,7 @@ import {
   toPossibleReplacementResponse,
 } from './dto/position.response';
 import { PositionsRepository } from './positions.repository';
+import { computeSkillsGap, summariseSkillsGap } from './skills-gap';
 
 const NO_SCORES: ReadonlyMap<string, number> = new Map();
 
@@ -71,8 +72,10 @@ export class PositionsService {
     const list: ListIdentity = { name: 'position-candidates', organisationId, pathIds: [id] };
     const window = this.cursors.window(list, query);
     const requiredSkills = (await this.positions.requiredSkillsOf(organisationId, [id])).get(id) ?? [];
+    // Every employee starts at the totals of having no rating on any required skill.
+    const unrated = summariseSkillsGap(computeSkillsGap(requiredSkills, NO_SCORES));
     const [employees, total] = await Promise.all([
-      this.positions.rankCandidates(organisationId, id, query.isActive, window),
+      this.positions.rankCandidates(organisationId, requiredSkills, unrated, query.isActive, window),
       window.counted ? this.employees.countAll(organisationId, query.isActive) : null,
     ]);
     const scores = await this.ratings.latestScores(
