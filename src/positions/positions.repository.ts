@@ -29,6 +29,15 @@ export type NewReplacement = Pick<
   'id' | 'positionId' | 'candidateEmployeeId' | 'readyAt' | 'status'
 >;
 
+/** A ranked employee with its latest score on each required skill it has been rated on. */
+export interface RankedCandidate {
+  employee: EmployeeFields;
+  latestScoreBySkillId: ReadonlyMap<string, number>;
+}
+
+/** Latest scores by skill id, as json_object_agg returns them. */
+type LatestScores = Record<string, number>;
+
 export interface ReplacementChange {
   id: string;
   readyAt: Date;
@@ -297,13 +306,14 @@ export class PositionsRepository {
 
   /**
    * One page of the organisation's employees ranked for the required skills of a position: totalGap ascending,
-   * then matchedSkills descending, then employee id. Every employee starts at the totals of "no rating at all"
-   * (`unrated`, from the same gap definition); each rated required skill moves them by the difference of its gap.
-   * So only the required skills' person_skills rows with a kept latest score are read (an index-only range of
-   * person_skills_skill_score_idx per skill), summed per employee in one hash aggregate, checked against the
-   * deactivated employees in one hash (employees_inactive_idx), and cut by a top-N sort. The employees no such
-   * row moves all tie at `unrated`: they come in id order from employees_organisation_id_idx, as far as the page
-   * needs, and the two ordered streams are merged, so no step reads or sorts all employees.
+   * then matchedSkills descending, then employee id, each with its latest scores on those skills (by skill id).
+   * Every employee starts at the totals of "no rating at all" (`unrated`, from the same gap definition); each
+   * rated required skill moves them by the difference of its gap. So only the required skills' person_skills
+   * rows with a kept latest score are read (an index-only range of person_skills_skill_score_idx per skill),
+   * summed per employee in one hash aggregate, checked against the deactivated employees in one hash
+   * (employees_inactive_idx), and cut by a top-N sort. The employees no such row moves all tie at `unrated`:
+   * they come in id order from employees_organisation_id_idx, as far as the page needs, and the two ordered
+   * streams are merged, so no step reads or sorts all employees.
    */
   async rankCandidates(
     organisationId: string,
@@ -312,18 +322,22 @@ export class PositionsRepository {
     isActive: boolean,
     window: PageWindow,
     manager?: EntityManager,
-  ): Promise<EmployeeFields[]> {
+  ): Promise<RankedCandidate[]> {
     const gap = gapToMinimumSql('rs.minimum_rating', 'ps.latest_score');
     const unratedGap = gapToMinimumSql('rs.minimum_rating', 'NULL');
     // Cursor mode: only rankings after the last row seen, (totalGap, matchedSkills desc, id) as one row comparison.
     const after = (totalGap: string, matched: string, id: string) =>
       window.after ? `AND (${totalGap}, -(${matched}), ${id}) > ($8::int, -($9::int), $10::uuid)` : '';
-    return this.database.manager(manager).query<EmployeeFields[]>(
-      `WITH rated AS (
-         SELECT ps.employee_id,
-                $6::int + sum(${gap} - ${unratedGap})::int AS total_gap,
-                $7::int + sum((${gap} = 0)::int - (${unratedGap} = 0)::int)::int AS matched
+    const rows = await this.database.manager(manager).query<Array<EmployeeFields & { latestScores: LatestScores }>>(
+      `WITH required AS MATERIALIZED (
+         -- Each skill's unrated gap once here, not once per person_skills row below.
+         SELECT rs.skill_id, rs.minimum_rating, ${unratedGap} AS unrated_gap, (${unratedGap} = 0)::int AS unrated_matched
            FROM unnest($2::uuid[], $3::int[]) AS rs (skill_id, minimum_rating)
+       ), rated AS (
+         SELECT ps.employee_id,
+                $6::int + sum(${gap} - rs.unrated_gap)::int AS total_gap,
+                $7::int + sum((${gap} = 0)::int - rs.unrated_matched)::int AS matched
+           FROM required rs
            JOIN person_skills ps
              ON ps.organisation_id = $1 AND ps.skill_id = rs.skill_id AND ps.latest_score IS NOT NULL
           GROUP BY ps.employee_id
@@ -350,7 +364,12 @@ export class PositionsRepository {
        ), page AS (
          SELECT id, total_gap, matched FROM ranked ORDER BY total_gap, matched DESC, id LIMIT $4 OFFSET $5
        )
-       SELECT ${employeeColumns('e')}
+       SELECT ${employeeColumns('e')},
+              -- The page's kept latest scores (what RatingsRepository.latestScores reads), in this query.
+              (SELECT coalesce(json_object_agg(ps.skill_id, ps.latest_score), '{}')
+                 FROM person_skills ps
+                WHERE ps.organisation_id = $1 AND ps.employee_id = e.id AND ps.skill_id = ANY($2::uuid[])
+                  AND ps.latest_score IS NOT NULL) AS "latestScores"
          FROM page JOIN employees e ON e.id = page.id
         ORDER BY page.total_gap, page.matched DESC, page.id`,
       [
@@ -364,6 +383,10 @@ export class PositionsRepository {
         ...(window.after ?? []),
       ],
     );
+    return rows.map(({ latestScores, ...employee }) => ({
+      employee,
+      latestScoreBySkillId: new Map(Object.entries(latestScores)),
+    }));
   }
 }
 
