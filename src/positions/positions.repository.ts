@@ -310,10 +310,9 @@ export class PositionsRepository {
    * Every employee starts at the totals of "no rating at all" (`unrated`, from the same gap definition); each
    * rated required skill moves them by the difference of its gap. So only the required skills' person_skills
    * rows with a kept latest score are read (an index-only range of person_skills_skill_score_idx per skill),
-   * summed per employee in one hash aggregate, checked against the deactivated employees in one hash
-   * (employees_inactive_idx), and cut by a top-N sort. The employees no such row moves all tie at `unrated`:
-   * they come in id order from employees_organisation_id_idx, as far as the page needs, and the two ordered
-   * streams are merged, so no step reads or sorts all employees.
+   * summed per employee in one hash aggregate and cut by a top-N sort (see ratedInOrder for isActive). The
+   * employees no such row moves all tie at `unrated`: they come in id order from employees_organisation_id_idx,
+   * as far as the page needs, and the two ordered streams are merged, so no step reads or sorts all employees.
    */
   async rankCandidates(
     organisationId: string,
@@ -333,7 +332,7 @@ export class PositionsRepository {
          -- Each skill's unrated gap once here, not once per person_skills row below.
          SELECT rs.skill_id, rs.minimum_rating, ${unratedGap} AS unrated_gap, (${unratedGap} = 0)::int AS unrated_matched
            FROM unnest($2::uuid[], $3::int[]) AS rs (skill_id, minimum_rating)
-       ), rated AS (
+       ), rated AS NOT MATERIALIZED (
          SELECT ps.employee_id,
                 $6::int + sum(${gap} - rs.unrated_gap)::int AS total_gap,
                 $7::int + sum((${gap} = 0)::int - rs.unrated_matched)::int AS matched
@@ -341,14 +340,9 @@ export class PositionsRepository {
            JOIN person_skills ps
              ON ps.organisation_id = $1 AND ps.skill_id = rs.skill_id AND ps.latest_score IS NOT NULL
           GROUP BY ps.employee_id
+       ), ${ratedInOrder(isActive, after('r.total_gap', 'r.matched', 'r.employee_id'))}
        ), ranked AS (
-         (SELECT r.employee_id AS id, r.total_gap, r.matched
-            FROM rated r
-           WHERE ${isActive ? 'NOT ' : ''}EXISTS (SELECT 1 FROM employees f
-                  WHERE f.organisation_id = $1 AND f.id = r.employee_id AND f.left_at IS NOT NULL)
-             ${after('r.total_gap', 'r.matched', 'r.employee_id')}
-           ORDER BY 2, 3 DESC, 1
-           LIMIT $4::bigint + $5::bigint)
+         (SELECT id, total_gap, matched FROM rated_in_order)
          UNION ALL
          (SELECT e.id, $6::int, $7::int
             FROM employees e
@@ -388,6 +382,41 @@ export class PositionsRepository {
       latestScoreBySkillId: new Map(Object.entries(latestScores)),
     }));
   }
+}
+
+/**
+ * The CTE `rated_in_order`: the rated employees of `rated` (r) in the mode's isActive, in ranking order, as many as
+ * the page needs ($4 + $5). Deactivated employees are usually few, so an active page first takes twice that many
+ * of the ranking whoever is active and probes only those (no hash of every deactivated employee, no check of
+ * every rated one); only when deactivated ones took too much of that head does the rest of the ranking, past the
+ * head, run through one hash of employees_inactive_idx. `afterCursor` is the keyset condition of cursor mode.
+ */
+function ratedInOrder(isActive: boolean, afterCursor: string): string {
+  const deactivated = (id: string) =>
+    `EXISTS (SELECT 1 FROM employees f WHERE f.organisation_id = $1 AND f.id = ${id} AND f.left_at IS NOT NULL`;
+  const wanted = '($4::bigint + $5::bigint)';
+  if (!isActive) {
+    return `rated_in_order AS (
+         SELECT r.employee_id AS id, r.total_gap, r.matched FROM rated r
+          WHERE ${deactivated('r.employee_id')}) ${afterCursor}
+          ORDER BY 2, 3 DESC, 1 LIMIT ${wanted}`;
+  }
+  return `head AS (
+         SELECT r.employee_id AS id, r.total_gap, r.matched FROM rated r
+          WHERE TRUE ${afterCursor}
+          ORDER BY 2, 3 DESC, 1 LIMIT 2 * ${wanted}
+       ), active_head AS (
+         -- OFFSET 0: one probe per head row, not a hash of every deactivated employee.
+         SELECT h.id, h.total_gap, h.matched FROM head h WHERE NOT ${deactivated('h.id')} OFFSET 0)
+       ), rated_in_order AS (
+         SELECT id, total_gap, matched FROM active_head
+         UNION ALL
+         (SELECT r.employee_id, r.total_gap, r.matched FROM rated r
+           WHERE (SELECT count(*) FROM active_head) < ${wanted} AND (SELECT count(*) FROM head) = 2 * ${wanted}
+             AND NOT ${deactivated('r.employee_id')})
+             AND (r.total_gap, -r.matched, r.employee_id) >
+                 (SELECT h.total_gap, -h.matched, h.id FROM head h ORDER BY 1 DESC, 2 DESC, 3 DESC LIMIT 1)
+           ORDER BY 2, 3 DESC, 1 LIMIT ${wanted})`;
 }
 
 /** The arrays of name, description, department, status, mustBeFilledBy and replacesEmployeeId, in that order. */
