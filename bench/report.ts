@@ -6,6 +6,8 @@ export interface Round {
   p50Ms: number;
   p99Ms: number;
   errors: number;
+  /** CPU time of the server's process per request (user + system, ms), when it could be read. */
+  cpuMsPerRequest?: number;
   /** The service's req/s over the baseline's of the same round. */
   ratioToBaseline: number | null;
   /** What the target's connections waited on (write scenarios only). */
@@ -83,7 +85,18 @@ export function waitsPerRound(rounds: Round[]): string {
 }
 
 export function printTable(rows: Row[], webhooks: WebhookRow[]): void {
-  const header = ['scenario', 'target', 'conn', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'ratio', 'waits (avg conns)'];
+  const header = [
+    'scenario',
+    'target',
+    'conn',
+    'req/s',
+    'p50 ms',
+    'p99 ms',
+    'errors',
+    'ratio',
+    'CPU ms/req',
+    'waits (avg conns)',
+  ];
   const lines = rows.map((row) => [
     row.scenario,
     row.target,
@@ -93,6 +106,7 @@ export function printTable(rows: Row[], webhooks: WebhookRow[]): void {
     perRound(row.rounds, (round) => round.p99Ms),
     perRound(row.rounds, (round) => round.errors),
     perRound(row.rounds, (round) => round.ratioToBaseline, 2),
+    perRound(row.rounds, (round) => round.cpuMsPerRequest ?? null, 2),
     waitsPerRound(row.rounds),
   ]);
   const widths = header.map((title, column) => Math.max(title.length, ...lines.map((line) => line[column].length)));

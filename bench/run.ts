@@ -21,6 +21,7 @@ import { BENCH_DATABASE_URL, CERT_DIR, readBenchKeys, RESULTS_DIR, serviceEnviro
 import { writeChart } from './chart';
 import { EMBEDDED_EMPLOYEES, seedEmbedded } from './embedded';
 import { topUpEvents } from './events-seed';
+import { processCpuSeconds } from './process-cpu';
 import { addRatios, perRound, printTable, Report, Round, Row, Target, WebhookRow } from './report';
 import { Sample, sampleDeltaSyncs, sampleTargets } from './sample';
 import { Scenario, SCENARIOS } from './scenarios';
@@ -59,6 +60,8 @@ interface Subject {
   applicationName: string;
   /** Its database, to wait for quiet and sample waits on; none for the embedded database (one connection, its own). */
   databaseUrl?: string;
+  /** Its process, whose CPU time per request each round reports. */
+  pid?: number;
 }
 
 async function main(): Promise<void> {
@@ -99,6 +102,7 @@ async function benchFull(): Promise<void> {
         port: BASELINE_PORT,
         applicationName: 'bench-baseline',
         databaseUrl: BENCH_DATABASE_URL,
+        pid: baseline.pid,
       };
       try {
         for (const scenario of baselineScenarios) rows.push(...(await measure(scenario, subject, sample)));
@@ -129,6 +133,7 @@ async function benchFull(): Promise<void> {
       port: SERVICE_PORT,
       applicationName: 'bench-service',
       databaseUrl: BENCH_DATABASE_URL,
+      pid: service.pid,
     };
     // The production layout: this API sends nothing; a worker process on the load generator's core sends.
     let dispatcher: ChildProcess | undefined;
@@ -198,7 +203,12 @@ async function benchEmbedded(): Promise<void> {
       0,
       () => answers(`http://127.0.0.1:${SERVICE_PORT}/health/ready`),
     );
-    const subject: Subject = { target: 'service', port: SERVICE_PORT, applicationName: 'bench-service' };
+    const subject: Subject = {
+      target: 'service',
+      port: SERVICE_PORT,
+      applicationName: 'bench-service',
+      pid: service.pid,
+    };
     const rows: Row[] = [];
     try {
       for (const scenario of SCENARIOS.filter((candidate) => EMBEDDED_SCENARIOS.includes(candidate.name))) {
@@ -292,7 +302,9 @@ async function run(scenario: Scenario, subject: Subject, sample: Sample, connect
     scenario.writes && subject.databaseUrl
       ? await sampleWaits(subject.databaseUrl, subject.applicationName)
       : undefined;
+  const cpuBefore = processCpuSeconds(subject.pid);
   const result = await load(scenario, subject.port, sample, connections, DURATION);
+  const cpuAfter = processCpuSeconds(subject.pid);
   const waits = await stopSampling?.();
   // Requests that timed out are still being worked on by the server: let them finish before the next run.
   if (subject.databaseUrl) await waitForQuietDatabase();
@@ -301,11 +313,16 @@ async function run(scenario: Scenario, subject: Subject, sample: Sample, connect
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
     errors: result.errors + result.timeouts + result.non2xx,
+    ...(cpuBefore !== undefined &&
+      cpuAfter !== undefined &&
+      result.requests.total > 0 && {
+        cpuMsPerRequest: Math.round(((cpuAfter - cpuBefore) * 1e5) / result.requests.total) / 100,
+      }),
     ratioToBaseline: null,
     ...(waits && { waits }),
   };
   console.log(
-    `${subject.target.padEnd(8)} ${scenario.name.padEnd(34)} c=${String(connections).padEnd(3)} ${String(round.requestsPerSecond).padStart(6)} req/s  p50 ${round.p50Ms} ms  p99 ${round.p99Ms} ms  errors ${round.errors}${waits ? `  waits: ${formatWaits(waits) || 'none'}` : ''}`,
+    `${subject.target.padEnd(8)} ${scenario.name.padEnd(34)} c=${String(connections).padEnd(3)} ${String(round.requestsPerSecond).padStart(6)} req/s  p50 ${round.p50Ms} ms  p99 ${round.p99Ms} ms  errors ${round.errors}${round.cpuMsPerRequest === undefined ? '' : `  CPU ${round.cpuMsPerRequest} ms/req`}${waits ? `  waits: ${formatWaits(waits) || 'none'}` : ''}`,
   );
   return round;
 }

@@ -20,6 +20,11 @@ export const TRANSACTION_LIMIT_MS = 30_000;
  */
 const CLIENT_QUERY_TIMEOUT_MARGIN_MS = 500;
 
+/** pg's `query_timeout` for a statement limit: how long the client waits for any answer from the server. */
+export function clientQueryTimeoutMs(statementMs: number): number {
+  return Math.min(statementMs, TRANSACTION_LIMIT_MS) + CLIENT_QUERY_TIMEOUT_MARGIN_MS;
+}
+
 /**
  * One definition of the connection, shared by the app, the CLI, ormconfig.ts and the tests. Without
  * timeouts (migrations, the CLI, seeding) statements may run as long as they need. The entities are the
@@ -40,7 +45,7 @@ export function createDataSourceOptions(url: string, poolSize = 10, timeouts?: D
         // Bounds both connecting and waiting for a free pooled connection.
         connectionTimeoutMillis: timeouts.connectMs,
         statement_timeout: Math.min(timeouts.statementMs, TRANSACTION_LIMIT_MS),
-        query_timeout: Math.min(timeouts.statementMs, TRANSACTION_LIMIT_MS) + CLIENT_QUERY_TIMEOUT_MARGIN_MS,
+        query_timeout: clientQueryTimeoutMs(timeouts.statementMs),
         // A connection whose query timed out is closed, not handed to the next query (pg-pool's Client option).
         Client: DiscardingClient,
       }),

@@ -11,6 +11,8 @@ export class TcpProxy {
   private readonly pairs = new Set<[Socket, Socket]>();
   private frozen = false;
   port = 0;
+  /** Connections accepted so far: a client that gives up on a frozen one shows here as a new one. */
+  accepted = 0;
 
   constructor(
     private readonly targetHost: string,
@@ -60,6 +62,7 @@ export class TcpProxy {
   }
 
   private pipe(client: Socket): void {
+    this.accepted += 1;
     const upstream = connect({ host: this.targetHost, port: this.targetPort });
     const pair: [Socket, Socket] = [client, upstream];
     this.pairs.add(pair);

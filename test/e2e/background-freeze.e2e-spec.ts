@@ -1,0 +1,281 @@
+import { Injectable, Module } from '@nestjs/common';
+import { NestExpressApplication } from '@nestjs/platform-express';
+import type { Pool } from 'pg';
+import type { EntityManager } from 'typeorm';
+import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
+import { PruneResult, RegisterRetentionStep, RetentionStep } from '../../src/retention/retention-step';
+import { RetentionJob, RetentionReport } from '../../src/retention/retention.job';
+import { WebhookDeliveriesRepository } from '../../src/webhooks/webhook-deliveries.repository';
+import { apiClient } from '../support/api-client';
+import { createTenant, createTestApp, dataSourceOf, TestTenant } from '../support/app';
+import { dispatcherRounds } from '../support/dispatcher';
+import { createEmployee } from '../support/people.factory';
+import { describeIfPostgres } from '../support/requirements';
+import { TcpProxy } from '../support/tcp-proxy';
+import { testCertificate, TrustCertificateModule } from '../support/tls';
+import { WebhookReceiver } from '../support/webhook-receiver';
+
+const STATEMENT_MS = 1000;
+const CONNECT_MS = 500;
+/** What the service may take past a limit: pg's client-side margin and a slow CI machine. */
+const SLACK_MS = 1000;
+/** The pause before the LISTEN's first reconnection (delivery-notification.listener.ts). */
+const FIRST_RETRY_MS = 1000;
+/** Longer than any test: a worker that sends within one was woken by a notification, not its poll. */
+const HOUR_MS = 3_600_000;
+
+/** The URL the app pools, and the one its LISTEN uses (PostgreSQL itself when the run goes through PgBouncer). */
+const databaseUrl = () => process.env.TEST_DATABASE_URL!;
+const directUrl = () => process.env.TEST_DATABASE_DIRECT_URL ?? databaseUrl();
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function waitUntil(check: () => Promise<boolean> | boolean, what: string, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
+    await sleep(50);
+  }
+}
+
+/** How long `promise` takes to settle, and whether it failed. */
+async function timed(promise: Promise<unknown>): Promise<{ ms: number; failed: boolean }> {
+  const started = Date.now();
+  const failed = await promise.then(
+    () => false,
+    () => true,
+  );
+  return { ms: Date.now() - started, failed };
+}
+
+function poolOf(app: NestExpressApplication): Pool {
+  return (dataSourceOf(app).driver as PostgresDriver).master as Pool;
+}
+
+/** A retention step that, once armed, freezes the database in the middle of the job's transaction. */
+@Injectable()
+@RegisterRetentionStep()
+class FreezingStep implements RetentionStep {
+  readonly name = 'freezing probe';
+  private freeze?: () => void;
+
+  armWith(freeze: () => void): void {
+    this.freeze = freeze;
+  }
+
+  async prune(_now: Date, manager: EntityManager): Promise<PruneResult> {
+    const freeze = this.freeze;
+    this.freeze = undefined;
+    freeze?.();
+    await manager.query('SELECT 1');
+    return { removed: 0, more: false };
+  }
+}
+
+@Module({ providers: [FreezingStep] })
+class FreezingStepModule {}
+
+// A proxy in front of a server, and a second session beside the frozen app: the one-session embedded database has neither.
+describeIfPostgres('background work when the database freezes', () => {
+  const certificate = testCertificate();
+  const trust = TrustCertificateModule.of(certificate);
+  let receiver: WebhookReceiver;
+  /** Reaches the database directly, never frozen: writes and looks while the app under test waits. */
+  let writer: NestExpressApplication;
+  let tenant: TestTenant;
+  /** In front of DATABASE_URL (the pool), and of DATABASE_DIRECT_URL (the LISTEN). */
+  let pooled: TcpProxy;
+  let direct: TcpProxy;
+  let app: NestExpressApplication | undefined;
+
+  beforeAll(async () => {
+    receiver = await new WebhookReceiver(certificate).start();
+    // DISPATCH_MODE=off: it sends nothing itself and announces its commits with a NOTIFY, as API instances do.
+    writer = await createTestApp({ dispatchMode: 'off' }, [trust]);
+    tenant = await createTenant(writer);
+  });
+  beforeEach(async () => {
+    pooled = await TcpProxy.forUrl(databaseUrl()).start();
+    direct = await TcpProxy.forUrl(directUrl()).start();
+  });
+  afterEach(async () => {
+    pooled.thaw();
+    direct.thaw();
+    await app?.close();
+    app = undefined;
+    await pooled.stop();
+    await direct.stop();
+  });
+  afterAll(async () => {
+    await writer.close();
+    await receiver.stop();
+  });
+
+  const freeze = () => {
+    pooled.freeze();
+    direct.freeze();
+  };
+  const thaw = () => {
+    pooled.thaw();
+    direct.thaw();
+  };
+
+  /** The app under test, through the proxies, with short limits; it dispatches and prunes when `dispatch`. */
+  const startApp = async (overrides: Parameters<typeof createTestApp>[0] = {}, dispatch = true) => {
+    app = await createTestApp(
+      {
+        databaseUrl: pooled.urlFor(databaseUrl()),
+        databaseDirectUrl: direct.urlFor(directUrl()),
+        databaseTimeoutMs: CONNECT_MS,
+        databaseStatementTimeoutMs: STATEMENT_MS,
+        webhookPollIntervalMs: 200,
+        webhookTimeoutMs: 5000,
+        ...overrides,
+      },
+      [trust, FreezingStepModule],
+      { dispatch },
+    );
+    return app;
+  };
+
+  async function subscribe(path: string): Promise<string> {
+    const response = await apiClient(
+      () => writer,
+      () => tenant,
+    )
+      .post<{ id: string }>('/webhooks', { url: receiver.url(path), events: ['employee.created'] })
+      .expect(201);
+    return response.body.data.id;
+  }
+
+  async function outcomes(endpointId: string): Promise<Array<string | null>> {
+    const rows: Array<{ outcome: string | null }> = await dataSourceOf(writer).query(
+      'SELECT outcome FROM webhook_deliveries WHERE endpoint_id = $1 ORDER BY created_at, id',
+      [endpointId],
+    );
+    return rows.map((row) => row.outcome);
+  }
+
+  describe('the retention job', () => {
+    /** The events of a fresh organisation's new employee, recorded (as if) 31 days ago: past the retention. */
+    async function expiredEvents(): Promise<string[]> {
+      const own = await createTenant(writer);
+      await createEmployee(writer, own);
+      const [rows]: [Array<{ id: string }>, number] = await dataSourceOf(writer).query(
+        `UPDATE events SET created_at = now() - interval '31 days' WHERE organisation_id = $1 RETURNING id`,
+        [own.organisationId],
+      );
+      return rows.map((row) => row.id);
+    }
+
+    const remaining = async (ids: string[]) =>
+      (await dataSourceOf(writer).query('SELECT 1 FROM events WHERE id = ANY($1::uuid[])', [ids])).length;
+
+    it('gives up a run the database froze in, holding no connection, and prunes once it answers', async () => {
+      const expired = await expiredEvents();
+      expect(expired).toHaveLength(1);
+      const job = (await startApp({}, false)).get(RetentionJob);
+      app!.get(FreezingStep).armWith(freeze);
+      const runs = jest.spyOn(job, 'run');
+
+      // The first run starts at once, in the background, as the server starts it; the step freezes it mid-way.
+      job.start();
+      const frozenRun = timed(runs.mock.results[0].value as Promise<RetentionReport>);
+      const { ms, failed } = await frozenRun;
+      expect(failed).toBe(true);
+      expect(ms).toBeLessThan(STATEMENT_MS + SLACK_MS);
+      // Its connection was discarded, not kept waiting on the frozen server nor handed back to the pool.
+      expect(poolOf(app!).totalCount - poolOf(app!).idleCount).toBe(0);
+      expect(await remaining(expired)).toBe(1);
+
+      thaw();
+      // The frozen session holds the lock until the server reads its end; then a run of this instance prunes.
+      let report: RetentionReport = null;
+      await waitUntil(async () => (report = await job.run()) !== null, 'a retention run takes the lock', 5000);
+      expect(report).toMatchObject({ events: { removed: expect.any(Number) }, 'freezing probe': { removed: 0 } });
+      expect(await remaining(expired)).toBe(0);
+    });
+  });
+
+  describe('the webhook dispatcher', () => {
+    it('gives up recording and claiming while the database is frozen, and sends again once it answers', async () => {
+      const endpointId = await subscribe('/dispatch-frozen');
+      // The receiver answers late, so the send is still in flight when the database freezes.
+      receiver.behave('/dispatch-frozen', { delayMs: 500 });
+      const deliveries = (await startApp()).get(WebhookDeliveriesRepository);
+      const settles = jest.spyOn(deliveries, 'settleMany');
+      await createEmployee(writer, tenant);
+      await receiver.waitFor('/dispatch-frozen', 1);
+      freeze();
+
+      // The outcome, written when the answer comes, meets the frozen database: given up at the statement limit.
+      await waitUntil(() => settles.mock.calls.length > 0, 'the outcome is written');
+      const recording = await timed(settles.mock.results[0].value as Promise<void>);
+      expect(recording.failed).toBe(true);
+      expect(recording.ms).toBeLessThan(STATEMENT_MS + SLACK_MS);
+      // The poll goes on: each claim fails within its limits rather than hanging on the frozen database.
+      const started = Date.now();
+      await dispatcherRounds(app!, 2, 2 * (STATEMENT_MS + SLACK_MS) + 1000);
+      expect(Date.now() - started).toBeLessThan(2 * (STATEMENT_MS + SLACK_MS) + 1000);
+
+      thaw();
+      const employee = await createEmployee(writer, tenant);
+      const received = await receiver.waitFor('/dispatch-frozen', 2);
+      expect(JSON.parse(received[1].body.toString())).toMatchObject({ data: { id: employee.id } });
+      await waitUntil(async () => (await outcomes(endpointId)).at(-1) === 'delivered', 'the delivery is recorded');
+    });
+  });
+
+  describe('the LISTEN of a worker', () => {
+    /** The backends of this database holding the worker's LISTEN. */
+    async function listeners(): Promise<number[]> {
+      const rows: Array<{ pid: number }> = await dataSourceOf(writer).query(
+        `SELECT pid FROM pg_stat_activity
+          WHERE datname = current_database() AND application_name = 'webhook-delivery-listener'
+            AND state = 'idle' AND query LIKE 'LISTEN %'`,
+      );
+      return rows.map((row) => row.pid);
+    }
+
+    it('gives up a connection the database froze, listens on a new one once it answers, and is woken again', async () => {
+      const endpointId = await subscribe('/listen-frozen');
+      // Its poll is an hour away: only a notification (or listening anew) makes it look for deliveries.
+      await startApp({ dispatchMode: 'worker', webhookPollIntervalMs: HOUR_MS });
+      await waitUntil(async () => (await listeners()).length === 1, 'the worker listens');
+      const [frozen] = await listeners();
+      const connections = direct.accepted;
+
+      freeze();
+      const started = Date.now();
+      // Giving up shows as a new connection, made after the first pause: while frozen, it waits to be answered.
+      // The connection is checked every DATABASE_TIMEOUT_MS, and a check unanswered past the statement limit fails.
+      const limit = CONNECT_MS + STATEMENT_MS + FIRST_RETRY_MS + SLACK_MS;
+      await waitUntil(() => direct.accepted > connections, 'the worker connects anew', 2 * limit);
+      expect(Date.now() - started).toBeLessThan(limit);
+      // A commit meanwhile is announced to no one; listening anew picks it up.
+      await createEmployee(writer, tenant);
+
+      thaw();
+      await waitUntil(async () => {
+        const now = await listeners();
+        return now.length === 1 && now[0] !== frozen;
+      }, 'the worker listens on a new connection');
+      await receiver.waitFor('/listen-frozen', 1);
+      await waitUntil(async () => (await outcomes(endpointId)).at(-1) === 'delivered', 'the delivery is recorded');
+      await createEmployee(writer, tenant);
+      await receiver.waitFor('/listen-frozen', 2);
+    }, 30_000);
+
+    it('shuts down without waiting for the frozen database', async () => {
+      const worker = await startApp({ dispatchMode: 'worker', webhookPollIntervalMs: HOUR_MS });
+      await waitUntil(async () => (await listeners()).length === 1, 'the worker listens');
+      freeze();
+      const closing = await timed(worker.close());
+      app = undefined;
+      expect(closing.failed).toBe(false);
+      // Work in flight gives up at the statement limit; the goodbye the frozen server never answers is awaited
+      // for DATABASE_TIMEOUT_MS at most.
+      expect(closing.ms).toBeLessThan(STATEMENT_MS + SLACK_MS);
+    });
+  });
+});
