@@ -106,5 +106,8 @@ async function fill(client: Client): Promise<Sample> {
     events: [],
     deliveries: [],
     updatedSince: [],
+    firstCursorPages: [],
+    deepCursorPages: [],
+    searchCursorPages: [],
   };
 }

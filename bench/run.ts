@@ -281,7 +281,7 @@ async function measureWithDeliveries(
       const expected = Math.round(measured.requestsPerSecond * DURATION) * endpoints;
       webhooks.push(
         toWebhookRow(
-          `sustained, from POST rating at ${connections} conn., round ${round}`,
+          `sustained, from ${scenario.name} at ${connections} conn., round ${round}`,
           await receiver.settle(expected),
         ),
       );
@@ -616,6 +616,19 @@ function evaluateTargets(rows: Row[], webhooks: WebhookRow[]): Target[] {
         met: row.rounds.every((round) => round.p99Ms <= maximum && round.errors === 0),
       });
   };
+  /** `name`'s p99 at most `factor` × `reference`'s, round by round. */
+  const p99Within = (name: string, reference: string, factor: number) => {
+    const [row, base] = [at(name), at(reference)];
+    if (!row || !base) return;
+    const limits = base.rounds.map((round) => round.p99Ms * factor);
+    targets.push({
+      target: `${name}: p99 ≤ ${factor} × ${reference}'s`,
+      measured: `${perRound(row.rounds, (round) => round.p99Ms)} ms vs ${perRound(base.rounds, (round) => round.p99Ms)} ms`,
+      met: row.rounds.every(
+        (round, index) => round.errors === 0 && index < limits.length && round.p99Ms <= limits[index],
+      ),
+    });
+  };
   /**
    * `name`'s req/s over `other`'s, round by round; with `overall`, judged over all rounds together: for a
    * margin smaller than the bench's round-to-round noise (each side's req/s moves up to ±8 % between rounds
@@ -656,6 +669,9 @@ function evaluateTargets(rows: Row[], webhooks: WebhookRow[]): Target[] {
   ]) {
     p99(name, 150);
   }
+  // Issue 21: a cursor page costs the same at any depth; a search's cursor page is not counted.
+  p99Within('GET employees cursor, page 5,000', 'GET employees cursor, page 1', 1.2);
+  p99('GET employees search, cursor page 1', 150);
   // Writes to one organisation share its counter row; they should not be much slower than writes spread over ten.
   share(
     'POST employee: one organisation ≥ 0.9 × ten organisations',

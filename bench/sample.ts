@@ -1,4 +1,8 @@
 import { Client } from 'pg';
+import { KeyValue, ListCursors, ListOrder } from '../src/common/cursor';
+import { escapeLikePattern } from '../src/common/like-pattern';
+import { decodeSecretKey, type AppConfig } from '../src/config/config';
+import { ListEmployeesQuery } from '../src/employees/dto/list-employees.query';
 import { BenchKeys } from './bench-env';
 
 /** A target of a request: an id and the Authorization header of its organisation. */
@@ -21,11 +25,55 @@ export interface Sample {
   deliveries: Array<{ endpointId: string; deliveryId: string }>;
   /** Per organisation, an `updatedSince` that leaves its last DELTA_SYNC_ROWS changes: a delta sync to page through. */
   updatedSince: Array<{ authorization: string; since: string }>;
+  /** Issue 21, a cursor pass over the rated organisation's 100,000 employees: its first cursor-mode page. */
+  firstCursorPages: CursorPage[];
+  /** Its pages DEEP_PAGES_FROM..DEEP_PAGES_TO: the last 300 pages of the seeded employees. */
+  deepCursorPages: CursorPage[];
+  /** Per organisation and SEARCH_TERMS term with more than a page of matches: its first cursor-mode page. */
+  searchCursorPages: CursorPage[];
+}
+
+/**
+ * A cursor-mode page of an organisation's employees list (searched, or not). Page 1 itself is read by page (and
+ * counted): a client's first cursor-mode page is the one after it, at the meta.nextCursor of page 1.
+ */
+export interface CursorPage {
+  authorization: string;
+  search?: string;
+  cursor: string;
 }
 
 export const DELTA_SYNC_ROWS = 2_000;
 
 const SAMPLE_SIZE = 20_000;
+
+/**
+ * Search terms of page 1 match 0.1 % to 7 % of an organisation's 100,000 employees (counts from the seed: mar 6,843,
+ * son 4,838, anna 3,363, schm 2,898, tho 2,403, müller 716, lee 656, p0042 100, …); those of page 500 (offset 9,980)
+ * match 28 % (er.) and 100 % (example: every e-mail), so the deep page is full.
+ */
+export const SEARCH_TERMS = [
+  'mar',
+  'son',
+  'schm',
+  'müller',
+  'anna',
+  'tho',
+  'ber',
+  'ina',
+  'p0042',
+  'lee',
+  'wag',
+  'kel',
+  'nguyen',
+  'ell',
+];
+
+/** The page size of the employee lists measured. */
+export const EMPLOYEES_PAGE_SIZE = 20;
+/** The last 300 pages of the seeded 100,000 employees: page 5,000 reads rows 99,981 to 100,000. */
+const DEEP_PAGES_FROM = 4_701;
+const DEEP_PAGES_TO = 5_000;
 
 export async function sampleTargets(databaseUrl: string, keys: BenchKeys): Promise<Sample> {
   const authorizationOf = new Map(
@@ -51,7 +99,10 @@ export async function sampleTargets(databaseUrl: string, keys: BenchKeys): Promi
         WHERE organisation_id = $1 AND outcome IS NOT NULL LIMIT ${SAMPLE_SIZE}`,
       [rated.id],
     );
+    const cursors = new ListCursors({ webhookSecretKey: decodeSecretKey(keys.webhookSecretKey) } as AppConfig);
     return {
+      ...(await employeeCursorPages(client, cursors, rated.id, `Bearer ${rated.apiKey}`)),
+      searchCursorPages: await searchCursorPages(client, cursors, keys),
       updatedSince: await deltaSyncs(client, keys),
       employees: (await targets('employees', 3)).filter((target) => target.authorization),
       positions: (await targets('positions', 100)).filter((target) => target.authorization),
@@ -95,6 +146,84 @@ async function deltaSyncs(client: Client, keys: BenchKeys): Promise<Sample['upda
     }),
   );
   return starts.filter((start) => start.since);
+}
+
+/**
+ * The cursor the service writes in meta.nextCursor after the row with order key `key` on the employees list of
+ * `organisationId` with `filters`: signed by the service's own ListCursors, with the key the runner gives it.
+ */
+function cursorAfter(
+  cursors: ListCursors,
+  organisationId: string,
+  filters: Partial<ListEmployeesQuery>,
+  key: KeyValue[],
+): string {
+  const query = Object.assign(new ListEmployeesQuery(), filters, { limit: 1 });
+  const order: ListOrder<KeyValue[]> = { columns: [], descending: false, keyOf: (row) => row };
+  // A page of one row with another after it: its meta.nextCursor continues after `key`.
+  const { meta } = cursors.page(
+    { name: 'employees', organisationId },
+    query,
+    { rows: [key, key], order, total: null },
+    (row) => row,
+  );
+  if (!('nextCursor' in meta) || meta.nextCursor === null) throw new Error('The employees list wrote no cursor');
+  return meta.nextCursor;
+}
+
+/** The cursor pages of an organisation's employee list (oldest first): the first, and the deep ones. */
+async function employeeCursorPages(
+  client: Client,
+  cursors: ListCursors,
+  organisationId: string,
+  authorization: string,
+): Promise<Pick<Sample, 'firstCursorPages' | 'deepCursorPages'>> {
+  // Page p's cursor is the order key of the last row of page p − 1.
+  const lastRowOf = (page: number) => (page - 1) * EMPLOYEES_PAGE_SIZE - 1;
+  const { rows } = await client.query<{ created_at: Date; id: string; row: number }>(
+    `SELECT created_at, id, row FROM (
+       SELECT created_at, id, (row_number() OVER (ORDER BY created_at, id) - 1)::int AS row
+         FROM employees WHERE organisation_id = $1) ordered
+      WHERE row = $2 OR (row BETWEEN $3 AND $4 AND (row - $3) % $5 = 0)
+      ORDER BY row`,
+    [organisationId, lastRowOf(2), lastRowOf(DEEP_PAGES_FROM), lastRowOf(DEEP_PAGES_TO), EMPLOYEES_PAGE_SIZE],
+  );
+  const pageAfter = (row: (typeof rows)[number]) => ({
+    authorization,
+    cursor: cursorAfter(cursors, organisationId, {}, [row.created_at, row.id]),
+  });
+  const [first, ...deep] = rows;
+  if (deep.length !== DEEP_PAGES_TO - DEEP_PAGES_FROM + 1) {
+    throw new Error(`The rated organisation has fewer than ${DEEP_PAGES_TO} pages of employees: is it seeded?`);
+  }
+  return { firstCursorPages: [pageAfter(first)], deepCursorPages: shuffle(deep.map(pageAfter)) };
+}
+
+/** Per organisation and search term, the cursor after the last row of the search's page 1, when a row follows. */
+async function searchCursorPages(client: Client, cursors: ListCursors, keys: BenchKeys): Promise<CursorPage[]> {
+  const found: CursorPage[] = [];
+  for (const organisation of keys.organisations) {
+    for (const search of SEARCH_TERMS) {
+      // As the service's search reads it: employee_search, oldest first, then the page's employees rows.
+      const { rows } = await client.query<{ created_at: Date; id: string }>(
+        `SELECT e.created_at, e.id
+           FROM (SELECT employee_id FROM employee_search
+                  WHERE organisation_id = $1 AND search_text LIKE '%' || lower($2) || '%'
+                  ORDER BY created_at, employee_id LIMIT $3) page
+           JOIN employees e ON e.id = page.employee_id
+          ORDER BY e.created_at, e.id`,
+        [organisation.id, escapeLikePattern(search), EMPLOYEES_PAGE_SIZE + 1],
+      );
+      if (rows.length <= EMPLOYEES_PAGE_SIZE) continue;
+      const last = rows[EMPLOYEES_PAGE_SIZE - 1];
+      found.push({
+        authorization: `Bearer ${organisation.apiKey}`,
+        search,
+        cursor: cursorAfter(cursors, organisation.id, { search }, [last.created_at, last.id]),
+      });
+    }
+  }
+  return shuffle(found);
 }
 
 function shuffle<T>(items: T[]): T[] {

@@ -1,7 +1,14 @@
-import { DELTA_SYNC_ROWS, type Sample, type Target } from './sample';
+import {
+  type CursorPage,
+  DELTA_SYNC_ROWS,
+  EMPLOYEES_PAGE_SIZE,
+  type Sample,
+  SEARCH_TERMS,
+  type Target,
+} from './sample';
 
 export interface BenchRequest {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PATCH';
   path: string;
   headers: Record<string, string>;
   body?: string;
@@ -21,27 +28,6 @@ export interface Scenario {
 
 const API = '/api/v1';
 
-/**
- * Search terms of page 1 match 0.1 % to 7 % of an organisation's 100,000 employees (counts from the seed: mar 6,843,
- * son 4,838, anna 3,363, schm 2,898, tho 2,403, müller 716, lee 656, p0042 100, …); those of page 500 (offset 9,980)
- * match 28 % (er.) and 100 % (example: every e-mail), so the deep page is full.
- */
-const SEARCH_TERMS = [
-  'mar',
-  'son',
-  'schm',
-  'müller',
-  'anna',
-  'tho',
-  'ber',
-  'ina',
-  'p0042',
-  'lee',
-  'wag',
-  'kel',
-  'nguyen',
-  'ell',
-];
 const BROAD_SEARCH_TERMS = ['er.', 'example'];
 const RATING_TYPES = ['MANAGER_EVALUATION', 'SELF_ASSESMENT', 'LLM_RATING'];
 
@@ -68,9 +54,49 @@ const employeesList = (page: number, terms?: string[]) => (sample: Sample) => {
   const term = terms && rotate(terms);
   return () => {
     const search = term ? `&search=${encodeURIComponent(term())}` : '';
-    return get(`/employees?page=${page}&limit=20${search}`, organisation());
+    return get(`/employees?page=${page}&limit=${EMPLOYEES_PAGE_SIZE}${search}`, organisation());
   };
 };
+
+/** Ratings of the rated organisation's employees, across its skills; with `keyed`, each with a fresh Idempotency-Key. */
+const newRatings =
+  ({ keyed = false }) =>
+  (sample: Sample) => {
+    const employee = rotate(sample.rated.employeeIds);
+    const skill = rotate(sample.rated.skillIds);
+    const key = uniqueValues('r');
+    let count = 0;
+    return (): BenchRequest => {
+      const headers: Record<string, string> = {
+        authorization: sample.rated.authorization,
+        'content-type': 'application/json',
+      };
+      if (keyed) headers['idempotency-key'] = key();
+      return {
+        method: 'POST',
+        path: `${API}/employees/${employee()}/ratings`,
+        headers,
+        body: JSON.stringify({ skillId: skill(), score: count++ % 6, ratingType: RATING_TYPES[count % 3] }),
+      };
+    };
+  };
+
+/** A cursor-mode page of the employees list: each request one of `pick`'s cursors, in turn. */
+const employeesCursorPage = (pick: (sample: Sample) => CursorPage[]) => (sample: Sample) => {
+  const page = rotate(pick(sample));
+  return () => {
+    const { authorization, search, cursor } = page();
+    const filter = search === undefined ? '' : `search=${encodeURIComponent(search)}&`;
+    return get(`/employees?${filter}cursor=${encodeURIComponent(cursor)}&limit=${EMPLOYEES_PAGE_SIZE}`, authorization);
+  };
+};
+
+/** A unique value per request of one scenario's run, so no write is a no-op and no key is reused. */
+function uniqueValues(prefix: string): () => string {
+  const run = `${prefix}${Date.now().toString(36)}`;
+  let count = 0;
+  return () => `${run}-${count++}`;
+}
 
 /**
  * New employees, each unique, of the rated organisation, or of every organisation in turn with `everyOrganisation`
@@ -80,11 +106,10 @@ const employeesList = (page: number, terms?: string[]) => (sample: Sample) => {
 const newEmployees =
   ({ keyed = false, everyOrganisation = false }) =>
   (sample: Sample) => {
-    const run = `${keyed ? 'k' : 'p'}${Date.now().toString(36)}`;
+    const newId = uniqueValues(keyed ? 'k' : 'p');
     const organisation = rotate(everyOrganisation ? sample.organisations : [sample.rated.authorization]);
-    let count = 0;
     return (): BenchRequest => {
-      const id = `${run}-${count++}`;
+      const id = newId();
       const headers: Record<string, string> = {
         authorization: organisation(),
         'content-type': 'application/json',
@@ -131,7 +156,21 @@ export const SCENARIOS: Scenario[] = [
   { name: 'GET employees, page 1', requests: employeesList(1) },
   { name: 'GET employees, page 500', requests: employeesList(500) },
   { name: 'GET employees search, page 1', baseline: true, requests: employeesList(1, SEARCH_TERMS) },
+  {
+    // Issue 21: the cursor after each search's page 1, as a client continues it; nothing is counted.
+    name: 'GET employees search, cursor page 1',
+    requests: employeesCursorPage((sample) => sample.searchCursorPages),
+  },
   { name: 'GET employees search, page 500', baseline: true, requests: employeesList(500, BROAD_SEARCH_TERMS) },
+  {
+    // Issue 21: a cursor pass over the rated organisation's 100,000 employees, at its start and at its end.
+    name: 'GET employees cursor, page 1',
+    requests: employeesCursorPage((sample) => sample.firstCursorPages),
+  },
+  {
+    name: 'GET employees cursor, page 5,000',
+    requests: employeesCursorPage((sample) => sample.deepCursorPages),
+  },
   {
     name: 'GET employees updatedSince, pages 1-100',
     // A delta sync: the last 2,000 changes of an organisation, 20 at a time, oldest change first.
@@ -189,15 +228,22 @@ export const SCENARIOS: Scenario[] = [
     baseline: true,
     webhooks: true,
     writes: true,
+    requests: newRatings({}),
+  },
+  // Issue 21: a keyed write claims its key in the rating's transaction and keeps the answer.
+  { name: 'POST rating, Idempotency-Key', webhooks: true, writes: true, requests: newRatings({ keyed: true }) },
+  {
+    // Issue 21: each PATCH changes the title, so it writes, diffs (`changes`) and records employee.updated.
+    name: 'PATCH employee',
+    writes: true,
     requests: (sample) => {
       const employee = rotate(sample.rated.employeeIds);
-      const skill = rotate(sample.rated.skillIds);
-      let count = 0;
+      const title = uniqueValues('t');
       return () => ({
-        method: 'POST',
-        path: `${API}/employees/${employee()}/ratings`,
+        method: 'PATCH',
+        path: `${API}/employees/${employee()}`,
         headers: { authorization: sample.rated.authorization, 'content-type': 'application/json' },
-        body: JSON.stringify({ skillId: skill(), score: count++ % 6, ratingType: RATING_TYPES[count % 3] }),
+        body: JSON.stringify({ title: `Bench ${title()}` }),
       });
     },
   },

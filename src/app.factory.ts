@@ -3,6 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { AppModule } from './app.module';
 import { configureApp } from './app.setup';
+import { EnvelopeExpressAdapter } from './common/envelope';
 import { bootstrapLogger } from './common/logging';
 import { AppConfig } from './config/config';
 import { RetentionJob } from './retention/retention.job';
@@ -27,6 +28,7 @@ export async function createApp(
   const { config, databaseUrl, poolSize } = runtime;
   const app = await NestFactory.create<NestExpressApplication>(
     AppModule.forRoot({ config, databaseUrl, poolSize, extraImports }),
+    new EnvelopeExpressAdapter(),
     { bodyParser: false, bufferLogs: true, logger: bootstrapLogger(config) },
   );
   configureApp(app);

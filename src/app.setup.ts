@@ -3,15 +3,12 @@ import { NestExpressApplication } from '@nestjs/platform-express';
 import helmet from 'helmet';
 import { Logger } from 'nestjs-pino';
 import { AllExceptionsFilter } from './common/all-exceptions.filter';
-import { EnvelopeInterceptor } from './common/envelope.interceptor';
 import { configureHttpServer } from './common/http-server';
-import { InterceptorChain } from './common/interceptor-chain';
 import { createPinoLogger } from './common/logging';
 import { requestLog } from './common/request-log';
 import { createValidationPipe } from './common/validation';
 import { APP_CONFIG, AppConfig } from './config/config';
 import { Readiness } from './health/readiness';
-import { IdempotencyInterceptor } from './idempotency/idempotency.interceptor';
 import { Metrics } from './metrics/metrics';
 import { API_PREFIX, setupOpenApi } from './openapi';
 
@@ -38,8 +35,7 @@ export function configureApp(app: NestExpressApplication): INestApplication {
   });
   app.useGlobalPipes(createValidationPipe());
   app.useGlobalFilters(new AllExceptionsFilter());
-  // Idempotency outermost: it keeps and replays the whole envelope.
-  app.useGlobalInterceptors(new InterceptorChain([app.get(IdempotencyInterceptor), new EnvelopeInterceptor()]));
+  // No global interceptor: the adapter (common/envelope.ts) wraps results, and only POST routes intercept (@Idempotent).
   setupOpenApi(app);
   return app;
 }

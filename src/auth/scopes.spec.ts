@@ -1,11 +1,6 @@
-import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { Controller, Get, Post, RequestMethod } from '@nestjs/common';
-import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
-import { IS_PUBLIC } from './public.decorator';
+import { Controller, Get, Post } from '@nestjs/common';
+import { applicationControllers, Class, keyedRoutes as routesOf } from '../../test/support/application-routes';
 import { ApiScope, requiredScope, RequiresScope, SCOPE_RULE, ScopeRule } from './scopes';
-
-type Class = new (...args: never[]) => unknown;
 
 interface Route {
   route: string;
@@ -14,44 +9,14 @@ interface Route {
   scope: ApiScope | null | undefined;
 }
 
-/** Every route of the application's controllers that needs a key, and the scope its metadata asks for. */
+/** Every route of the controllers that needs a key, and the scope its metadata asks for. */
 function keyedRoutes(controllers: Class[]): Route[] {
-  return controllers.flatMap((controller) => {
-    const base = String(Reflect.getMetadata(PATH_METADATA, controller) as string);
-    const controllerPublic = Reflect.getMetadata(IS_PUBLIC, controller) === true;
-    const controllerRule = Reflect.getMetadata(SCOPE_RULE, controller) as ScopeRule | undefined;
-    return Object.getOwnPropertyNames(controller.prototype).flatMap((name): Route[] => {
-      const handler = (controller.prototype as Record<string, unknown>)[name];
-      if (typeof handler !== 'function') return [];
-      const requestMethod = Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod | undefined;
-      if (requestMethod === undefined) return [];
-      if (controllerPublic || Reflect.getMetadata(IS_PUBLIC, handler) === true) return [];
-      const method = RequestMethod[requestMethod];
-      const path = String(Reflect.getMetadata(PATH_METADATA, handler) as string);
-      const rule = (Reflect.getMetadata(SCOPE_RULE, handler) as ScopeRule | undefined) ?? controllerRule;
-      return [
-        {
-          route: `${method} /${[base, path].filter((part) => part !== '/' && part !== '').join('/')}`,
-          method,
-          scope: rule ? requiredScope(rule, method) : undefined,
-        },
-      ];
-    });
+  return routesOf(controllers).map(({ route, method, controller, handler }) => {
+    const rule =
+      (Reflect.getMetadata(SCOPE_RULE, handler) as ScopeRule | undefined) ??
+      (Reflect.getMetadata(SCOPE_RULE, controller) as ScopeRule | undefined);
+    return { route, method, scope: rule ? requiredScope(rule, method) : undefined };
   });
-}
-
-/** Every controller class of src/, found by file name, so a new controller is checked without listing it. */
-async function applicationControllers(): Promise<Class[]> {
-  const root = join(__dirname, '..');
-  const files = readdirSync(root, { recursive: true, encoding: 'utf8' }).filter((file) =>
-    file.endsWith('.controller.ts'),
-  );
-  const modules = await Promise.all(files.map((file) => import(join(root, file)) as Promise<Record<string, unknown>>));
-  return modules.flatMap((exports) =>
-    Object.values(exports).filter(
-      (value): value is Class => typeof value === 'function' && Reflect.hasMetadata(PATH_METADATA, value),
-    ),
-  );
 }
 
 /** decisions.md, "Scoped API keys": the scope each route needs, from its path and method alone. */

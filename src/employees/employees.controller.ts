@@ -8,6 +8,7 @@ import { ApiEnvelope, ApiErrors } from '../common/openapi/api-envelope.decorator
 import { Page } from '../common/pagination';
 import { ParseIdPipe } from '../common/uuid';
 import { WriteContext } from '../database/write-context';
+import { Idempotent } from '../idempotency/idempotency.interceptor';
 import { BulkEmployeesDto } from './dto/bulk-employees.dto';
 import { CreateEmployeeDto } from './dto/create-employee.dto';
 import { DeactivatedEmployeeResponse, EmployeeDetailResponse, EmployeeResponse } from './dto/employee.response';
@@ -35,6 +36,7 @@ export class EmployeesController {
     return this.employees.list(organisationId, query);
   }
 
+  @Idempotent()
   @Post()
   @ApiOperation({ summary: 'Create an employee (emits employee.created)' })
   @ApiEnvelope(EmployeeResponse, { status: HttpStatus.CREATED })
@@ -47,6 +49,7 @@ export class EmployeesController {
     return this.employees.create(organisationId, body, write);
   }
 
+  @Idempotent()
   @Post('bulk')
   @ApiOperation({
     summary:

@@ -1,4 +1,4 @@
-import { CallHandler, ExecutionContext, HttpStatus, Injectable, NestInterceptor } from '@nestjs/common';
+import { CallHandler, ExecutionContext, HttpStatus, Injectable, NestInterceptor, UseInterceptors } from '@nestjs/common';
 import { HTTP_CODE_METADATA } from '@nestjs/common/constants';
 import { Reflector } from '@nestjs/core';
 import type { Response } from 'express';
@@ -7,6 +7,7 @@ import type { EntityManager } from 'typeorm';
 import { IS_PUBLIC } from '../auth/public.decorator';
 import { AuthenticatedRequest } from '../auth/request-authenticator';
 import { toErrorResponse } from '../common/all-exceptions.filter';
+import { Enveloped, successEnvelope } from '../common/envelope';
 import { AppError, ConflictError, ErrorBody, IdempotencyKeyReusedError, ValidationError } from '../common/errors';
 import { Database } from '../database/database';
 import { setRequestTransaction } from '../database/write-context';
@@ -49,6 +50,7 @@ interface Claim {
  * The rate limit, the key and the body checks come before. The route gets the transaction through
  * `@Write()` (database/write-context.ts). The claim is one statement (lock, then look-up),
  * so a keyed POST costs two round trips more than one without: the claim and the kept response.
+ * Bound to each POST route by `@Idempotent()`, not globally, so that no other request pays for an interceptor.
  */
 @Injectable()
 export class IdempotencyInterceptor implements NestInterceptor {
@@ -89,7 +91,10 @@ export class IdempotencyInterceptor implements NestInterceptor {
     const outcome = await this.once(claim, async (manager) => {
       setRequestTransaction(request, manager);
       const value = await lastValueFrom<unknown, null>(next.handle(), { defaultValue: null });
-      return { outcome: { value }, answer: { statusCode: this.successStatus(context), body: value } };
+      return {
+        outcome: { value },
+        answer: { statusCode: this.successStatus(context), body: successEnvelope(value) },
+      };
     });
 
     if ('replay' in outcome) return this.replay(outcome.replay, claim);
@@ -142,9 +147,12 @@ export class IdempotencyInterceptor implements NestInterceptor {
     if (kept.fingerprint !== fingerprint) throw new IdempotencyKeyReusedError();
     response.setHeader(IDEMPOTENCY_REPLAYED_HEADER, 'true');
     const body = JSON.parse(kept.body) as unknown;
-    if (kept.statusCode < 400) return body;
+    if (kept.statusCode < 400) return new Enveloped(body);
     // The filter writes an AppError's envelope exactly as the kept one, with the kept status.
     const { error } = body as ErrorBody;
     throw new AppError(kept.statusCode, error.code, error.message, error.details);
   }
 }
+
+/** On every POST route under /api/v1: an Idempotency-Key makes it safe to retry (idempotent.spec.ts checks each has it). */
+export const Idempotent = () => UseInterceptors(IdempotencyInterceptor);

@@ -5,6 +5,7 @@ import { RequiresScope } from '../auth/scopes';
 import { Write } from '../auth/write.decorator';
 import { ApiBulk, BulkResult } from '../common/bulk';
 import { WriteContext } from '../database/write-context';
+import { Idempotent } from '../idempotency/idempotency.interceptor';
 import { BulkRatingsDto } from './dto/bulk-ratings.dto';
 import { RatingsBulkService } from './ratings-bulk.service';
 
@@ -14,6 +15,7 @@ import { RatingsBulkService } from './ratings-bulk.service';
 export class RatingsBulkController {
   constructor(private readonly bulk: RatingsBulkService) {}
 
+  @Idempotent()
   @Post('bulk')
   @ApiOperation({
     summary:

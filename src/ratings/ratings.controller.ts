@@ -7,6 +7,7 @@ import { ApiEnvelope, ApiErrors } from '../common/openapi/api-envelope.decorator
 import { Page } from '../common/pagination';
 import { ParseIdPipe } from '../common/uuid';
 import { WriteContext } from '../database/write-context';
+import { Idempotent } from '../idempotency/idempotency.interceptor';
 import { CreateRatingDto } from './dto/create-rating.dto';
 import { ListRatingsQuery } from './dto/list-ratings.query';
 import { RatingResponse } from './dto/rating.response';
@@ -30,6 +31,7 @@ export class RatingsController {
     return this.ratings.list(organisationId, employeeId, query);
   }
 
+  @Idempotent()
   @Post()
   @ApiOperation({ summary: 'Add a rating, creating the employee skill when absent (emits skill.rated)' })
   @ApiEnvelope(RatingResponse, { status: HttpStatus.CREATED })

@@ -3,7 +3,6 @@ import { ListCursors, ListIdentity } from '../common/cursor';
 import { NotFoundError, ValidationError } from '../common/errors';
 import { parseIsoDateTime } from '../common/iso-date-time';
 import { Page } from '../common/pagination';
-import { newId } from '../common/uuid';
 import { Database } from '../database/database';
 import { WriteContext } from '../database/write-context';
 import { EmployeesRepository } from '../employees/employees.repository';
@@ -11,6 +10,7 @@ import { DomainEvents } from '../events/domain-events';
 import { ListRatingsQuery } from './dto/list-ratings.query';
 import { RateSkillDto } from './dto/rate-skill.dto';
 import { RatingRecord, RatingResponse, toRatingResponse } from './dto/rating.response';
+import { newRating } from './new-rating';
 import { RATING_ORDER, RatedSkill, RatingFilters, RatingsRepository } from './ratings.repository';
 
 @Injectable()
@@ -45,16 +45,9 @@ export class RatingsService {
       const { skill } = found;
       assertScoreInScale(input.score, skill);
       const createdAt = new Date();
-      const newRating = {
-        ratingId: newId(),
-        skillId: skill.id,
-        score: input.score,
-        ratingType: input.ratingType,
-        comment: input.comment ?? null,
-        createdAt,
-      };
-      const personSkillId = await this.ratings.insert(organisationId, employeeId, newRating, manager);
-      const rating = toRatingResponse({ ...newRating, personSkillId, skillName: skill.name });
+      const created = newRating(skill, input, createdAt);
+      const personSkillId = await this.ratings.insert(organisationId, employeeId, created, manager);
+      const rating = toRatingResponse({ ...created, personSkillId, skillName: skill.name });
       await this.events.publish(manager, organisationId, 'skill.rated', { employeeId, rating }, createdAt);
       return rating;
     }, write);

@@ -9,6 +9,7 @@ import { ApiEnvelope, ApiErrors } from '../common/openapi/api-envelope.decorator
 import { Page } from '../common/pagination';
 import { ParseIdPipe } from '../common/uuid';
 import { WriteContext } from '../database/write-context';
+import { Idempotent } from '../idempotency/idempotency.interceptor';
 import { BulkSkillsDto } from './dto/bulk-skills.dto';
 import { CreateSkillDto } from './dto/create-skill.dto';
 import { ListSkillsQuery } from './dto/list-skills.query';
@@ -36,6 +37,7 @@ export class SkillsController {
     return this.skills.list(organisationId, query);
   }
 
+  @Idempotent()
   @Post()
   @ApiOperation({ summary: 'Create a skill (scale defaults: NUMERIC, 0 to 5); records skill.created in the feed' })
   @ApiEnvelope(SkillResponse, { status: HttpStatus.CREATED })
@@ -48,6 +50,7 @@ export class SkillsController {
     return this.skills.create(organisationId, body, write);
   }
 
+  @Idempotent()
   @Post('bulk')
   @ApiOperation({
     summary: 'Create or change up to 1,000 skills, matched by name case-insensitively; one result per item',

@@ -8,6 +8,7 @@ import { ApiEnvelope, ApiErrors } from '../common/openapi/api-envelope.decorator
 import { PaginationQuery } from '../common/pagination';
 import { ParseIdPipe } from '../common/uuid';
 import { WriteContext } from '../database/write-context';
+import { Idempotent } from '../idempotency/idempotency.interceptor';
 import { CreateWebhookDto } from './dto/create-webhook.dto';
 import { RecoverDto, RecoverResponse } from './dto/recover.dto';
 import { RotateSecretDto } from './dto/rotate-secret.dto';
@@ -32,6 +33,7 @@ export class WebhooksController {
     return this.webhooks.list(organisationId);
   }
 
+  @Idempotent()
   @Post()
   @ApiOperation({ summary: 'Registers an endpoint (at most 25 per organisation)' })
   @ApiEnvelope(WebhookResponse, { status: HttpStatus.CREATED })
@@ -56,6 +58,7 @@ export class WebhooksController {
     return this.webhooks.listDeliveries(organisationId, id, query);
   }
 
+  @Idempotent()
   @Post(':id/test')
   @HttpCode(HttpStatus.OK)
   @ApiOperation({
@@ -69,6 +72,7 @@ export class WebhooksController {
     return this.webhooks.sendTest(organisationId, id, write);
   }
 
+  @Idempotent()
   @Post(':id/deliveries/:deliveryId/redeliver')
   @HttpCode(HttpStatus.ACCEPTED)
   @ApiOperation({
@@ -88,6 +92,7 @@ export class WebhooksController {
     return this.webhooks.redeliver(organisationId, id, deliveryId, write);
   }
 
+  @Idempotent()
   @Post(':id/recover')
   @HttpCode(HttpStatus.ACCEPTED)
   @ApiOperation({
@@ -104,6 +109,7 @@ export class WebhooksController {
     return this.webhooks.recover(organisationId, id, body.since, write);
   }
 
+  @Idempotent()
   @Post(':id/rotate-secret')
   @HttpCode(HttpStatus.OK)
   @ApiOperation({
