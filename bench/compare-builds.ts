@@ -6,6 +6,7 @@
  *   npm run build && cp -r dist bench/tmp/before    # then change the code, and:
  *   npm run build && npx ts-node --transpile-only bench/compare-builds.ts "GET employee by id" bench/tmp/before dist
  *
+ * Also prints each build's peak resident set size under the load.
  * Env: COMPARE_SECONDS (8 per round), COMPARE_ROUNDS (3), COMPARE_CONNECTIONS (50). Runs with metrics on and
  * without the dispatcher, on CPU 0, as bench/run.ts runs the API.
  */
@@ -13,7 +14,7 @@ import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import autocannon from 'autocannon';
 import { BENCH_DATABASE_URL, readBenchKeys, serviceEnvironment } from './bench-env';
-import { processCpuSeconds } from './process-cpu';
+import { processCpuSeconds, processRssMb } from './process-cpu';
 import { sampleTargets } from './sample';
 import { SCENARIOS } from './scenarios';
 
@@ -59,12 +60,16 @@ async function main(): Promise<void> {
         });
       await load(3); // warm-up: the JIT, the pool, the key cache
       const before = processCpuSeconds(server.pid)!;
+      let peakRssMb = 0;
+      const rssSampler = setInterval(() => (peakRssMb = Math.max(peakRssMb, processRssMb(server.pid) ?? 0)), 250);
       const result = await load(SECONDS);
+      clearInterval(rssSampler);
       const cpuMs = ((processCpuSeconds(server.pid)! - before) * 1000) / result.requests.total;
       perBuild.get(build)!.push(cpuMs);
       console.log(
         `round ${round} ${build.padEnd(24)} ${cpuMs.toFixed(3)} ms CPU/request  ` +
-          `${Math.round(result.requests.total / result.duration)} req/s  p99 ${result.latency.p99} ms  non-2xx ${result.non2xx}`,
+          `${Math.round(result.requests.total / result.duration)} req/s  p99 ${result.latency.p99} ms  ` +
+          `peak RSS ${peakRssMb} MB  non-2xx ${result.non2xx}`,
       );
       await new Promise((done) => {
         server.once('exit', done);

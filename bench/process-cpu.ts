@@ -19,3 +19,14 @@ export function processCpuSeconds(pid: number | undefined): number | undefined {
     return undefined;
   }
 }
+
+/** The resident set size of a process now (VmRSS, MB), from /proc/PID/status; undefined off Linux. */
+export function processRssMb(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    const match = /^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Math.round(Number(match[1]) / 1024) : undefined;
+  } catch {
+    return undefined;
+  }
+}

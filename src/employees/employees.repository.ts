@@ -276,9 +276,8 @@ export class EmployeesRepository {
 
   /** A personnelNumber or businessEmail (in any case) the organisation already has is 409. */
   async insert(organisationId: string, employee: Omit<Employee, 'organisationId'>, manager?: EntityManager) {
-    await mapConstraintErrors(this.database.manager(manager).insert(Employee, { ...employee, organisationId }), {
-      unique: EMPLOYEE_UNIQUE_MESSAGES,
-    });
+    // insertMany's one statement: TypeORM's insert would build its SQL anew for every request.
+    await this.insertMany(organisationId, [{ ...employee, organisationId }], manager);
   }
 
   /**

@@ -17,6 +17,7 @@ import {
   toPossibleReplacementResponse,
 } from './dto/position.response';
 import { PositionsRepository } from './positions.repository';
+import { computeSkillsGap, summariseSkillsGap } from './skills-gap';
 
 const NO_SCORES: ReadonlyMap<string, number> = new Map();
 
@@ -62,26 +63,24 @@ export class PositionsService {
   }
 
   /**
-   * Five queries: the position, its required skills, the ranked page and (page mode only) the employee count
-   * concurrently, the page's latest scores. The ranking only orders; each candidate's totals come from its
-   * skillsGap. A cursor carries the last candidate's (totalGap, matchedSkills, id): a keyset on the ranking.
+   * Four queries: the position, its required skills, then the ranked page with its latest scores and (page mode
+   * only) the employee count concurrently. A cursor carries the last candidate's (totalGap, matchedSkills, id): a
+   * keyset on the ranking.
    */
   async candidates(organisationId: string, id: string, query: ListCandidatesQuery): Promise<Page<CandidateResponse>> {
     if (!(await this.positions.findById(organisationId, id))) throw new NotFoundError('Position');
     const list: ListIdentity = { name: 'position-candidates', organisationId, pathIds: [id] };
     const window = this.cursors.window(list, query);
     const requiredSkills = (await this.positions.requiredSkillsOf(organisationId, [id])).get(id) ?? [];
-    const [employees, total] = await Promise.all([
-      this.positions.rankCandidates(organisationId, id, query.isActive, window),
+    // Every employee starts at the totals of having no rating on any required skill.
+    const unrated = summariseSkillsGap(computeSkillsGap(requiredSkills, NO_SCORES));
+    const [ranked, total] = await Promise.all([
+      this.positions.rankCandidates(organisationId, requiredSkills, unrated, query.isActive, window),
       window.counted ? this.employees.countAll(organisationId, query.isActive) : null,
     ]);
-    const scores = await this.ratings.latestScores(
-      organisationId,
-      employees.map((employee) => employee.id),
-      requiredSkills.map((skill) => skill.skillId),
-    );
-    const candidates = employees.map((employee) =>
-      toCandidateResponse(employee, requiredSkills, scores.get(employee.id) ?? NO_SCORES),
+    // The ranking only orders; each candidate's totals come from its skillsGap.
+    const candidates = ranked.map(({ employee, latestScoreBySkillId }) =>
+      toCandidateResponse(employee, requiredSkills, latestScoreBySkillId),
     );
     return this.cursors.page(list, query, { rows: candidates, order: CANDIDATE_ORDER, total }, (row) => row);
   }

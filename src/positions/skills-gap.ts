@@ -33,7 +33,12 @@ export function gapToMinimumSql(minimumRating: string, currentScore: string): st
 }
 
 /** A candidate's totals over its skills gap: the sum of the gaps, and how many required skills have none. */
-export function summariseSkillsGap(skillsGap: readonly SkillGap[]): { totalGap: number; matchedSkills: number } {
+export interface SkillsGapTotals {
+  totalGap: number;
+  matchedSkills: number;
+}
+
+export function summariseSkillsGap(skillsGap: readonly SkillGap[]): SkillsGapTotals {
   return {
     totalGap: skillsGap.reduce((sum, { gap }) => sum + gap, 0),
     matchedSkills: skillsGap.filter(({ gap }) => gap === 0).length,

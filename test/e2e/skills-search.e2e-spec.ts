@@ -478,6 +478,28 @@ describe('skills-based search', () => {
       expect(response.body.meta.total).toBe(1);
     });
 
+    it('ranks active employees behind more better-ranked deactivated ones than the page holds', async () => {
+      const own = await createTenant(app);
+      const ownFixtures = new PositionsFixtures(dataSource, own.organisationId);
+      const skill = await ownFixtures.skill('Auditing');
+      const gone = [];
+      for (let index = 0; index < 4; index++) gone.push(await ownFixtures.employee({ leftAt: new Date() }));
+      const [strong, weak] = [await ownFixtures.employee(), await ownFixtures.employee()];
+      const [neverRated] = [await ownFixtures.employee()];
+      for (const employee of gone) await ownFixtures.rating(employee, skill, 5);
+      await ownFixtures.rating(strong, skill, 4);
+      await ownFixtures.rating(weak, skill, 2);
+      const position = await ownFixtures.position({ requiredSkills: [{ skill, minimumRating: 5 }] });
+      const path = `/positions/${position.id}/candidates`;
+      const expected = [strong.id, weak.id, neverRated.id];
+      expect(ids((await client(own).get<CandidateResponse[]>(`${path}?limit=1`).expect(200)).body)).toEqual([
+        strong.id,
+      ]);
+      expect(await idsByCursor(own, path, 1)).toEqual(expected);
+      const inactive = await client(own).get<CandidateResponse[]>(`${path}?isActive=false`).expect(200);
+      expect(ids(inactive.body)).toEqual(gone.map((employee) => employee.id).sort());
+    });
+
     it('follows the newest rating: a new lower one moves the candidate down', async () => {
       const own = await createTenant(app);
       const ownFixtures = new PositionsFixtures(dataSource, own.organisationId);
@@ -519,8 +541,8 @@ describe('skills-based search', () => {
         const page = await service.candidates(tenant.organisationId, positionId, query);
         expect(page.items).toHaveLength(8);
       });
-      // The position, its required skills, the ranked page, the employee count, the page's latest scores.
-      expect({ smallCount, largeCount }).toEqual({ smallCount: 5, largeCount: 5 });
+      // The position, its required skills, the ranked page with its latest scores, the employee count.
+      expect({ smallCount, largeCount }).toEqual({ smallCount: 4, largeCount: 4 });
     });
 
     it('answers an empty page for an organisation without employees', async () => {
