@@ -2,16 +2,18 @@
  * Bulk load: 100,000 employees of a new organisation through POST /employees/bulk (100 requests of 1,000, 4 at
  * a time) with a webhook endpoint subscribed, then 100,000 ratings through POST /ratings/bulk, each against a raw
  * baseline (node:http + pg) doing the same multi-row upsert and outbox inserts; then the time the dispatcher takes
- * to send the delivery backlog to a local HTTPS receiver. Needs PostgreSQL: BENCH_DATABASE_URL, else
- * 127.0.0.1:5432, on a database of its own (made anew, dropped afterwards). Run: npm run bench:bulk
+ * to send the delivery backlog to a local HTTPS receiver (bench/bulk-receiver.ts, a child process). Needs
+ * PostgreSQL: BENCH_DATABASE_URL, else 127.0.0.1:5432, on a database of its own (made anew, dropped afterwards).
+ * Run: npm run bench:bulk
  *
  * Env: BENCH_BULK_TOTAL (items per scenario, 100000), BENCH_BULK_PARALLEL (4), BENCH_ONLY (regex on the scenario
  * names "bulk employees", "bulk ratings"; the ratings need the employees, which are loaded anyway).
  */
 import 'reflect-metadata';
+import { fork } from 'node:child_process';
 import { createServer as createHttpServer, IncomingMessage, Server } from 'node:http';
-import { createServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Pool, PoolClient } from 'pg';
 import { DataSource } from 'typeorm';
@@ -82,16 +84,8 @@ async function main(): Promise<void> {
   await migrator.destroy();
 
   const certificate = makeSelfSignedCertificate();
-  let received = 0;
-  const receiver = createServer({ key: certificate.key, cert: certificate.cert }, (request, response) => {
-    request.resume();
-    request.on('end', () => {
-      received++;
-      response.writeHead(200).end();
-    });
-  });
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  const receiverUrl = `https://127.0.0.1:${(receiver.address() as AddressInfo).port}/bench`;
+  const receiver = await startReceiver(certificate);
+  const receiverUrl = `https://127.0.0.1:${receiver.port}/bench`;
 
   const config = loadConfig({
     DATABASE_URL,
@@ -161,8 +155,8 @@ async function main(): Promise<void> {
       loaded = performance.now();
     }
     const expected = (employees ? TOTAL : 0) + (ratings ? TOTAL : 0);
-    results.deliveredDuringLoad = received;
-    while (received < expected) await new Promise((resolve) => setTimeout(resolve, 100));
+    results.deliveredDuringLoad = await receiver.received();
+    while ((await receiver.received()) < expected) await new Promise((resolve) => setTimeout(resolve, 100));
     results.drainSecondsAfterLoad = Number(((performance.now() - loaded) / 1000).toFixed(2));
     for (const kind of ['Employees', 'Ratings']) {
       const ours = results[`service${kind}Seconds`] as number | undefined;
@@ -177,6 +171,27 @@ async function main(): Promise<void> {
     await basePool.end();
     await recreateDatabase(DATABASE_URL, true).catch(() => undefined);
   }
+}
+
+/** bench/bulk-receiver.ts in a child process: its port, and the count of deliveries it has received. */
+async function startReceiver(certificate: { key: string; cert: string }) {
+  const child = fork(join(__dirname, 'bulk-receiver.ts'), [], {
+    execArgv: ['-r', 'ts-node/register/transpile-only'],
+    env: { ...process.env, BENCH_RECEIVER_TLS: JSON.stringify(certificate) },
+  });
+  const port = await new Promise<number>((resolve, reject) => {
+    child.once('message', (message: { port: number }) => resolve(message.port));
+    child.once('exit', (code) => reject(new Error(`webhook receiver exited with ${code}`)));
+  });
+  return {
+    port,
+    received: () =>
+      new Promise<number>((resolve) => {
+        child.once('message', (message: { received: number }) => resolve(message.received));
+        child.send({});
+      }),
+    close: () => child.disconnect(),
+  };
 }
 
 /** The baseline's pool: the service's size. */

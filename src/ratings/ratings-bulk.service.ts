@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { BulkItemOutcome, BulkResult, failItemOn, inSavepoint, validateItem } from '../common/bulk';
+import { BulkItemOutcome, BulkResult, failItemOn, validateItem } from '../common/bulk';
 import { NotFoundError } from '../common/errors';
 import { isUuid, newId } from '../common/uuid';
 import { Database } from '../database/database';
@@ -128,32 +128,23 @@ export class RatingsBulkService {
   }
 
   /**
-   * One statement for all; should it miss a PersonSkill a concurrent request created meanwhile, the ratings go
-   * one by one through insert, which handles that. Answers each written rating with its PersonSkill.
+   * One statement for all, without a savepoint: it fails only with the whole request. The ratings it could
+   * not write (their PersonSkill committed by a concurrent request meanwhile) go one by one through insert,
+   * which handles that. Answers each written rating with its PersonSkill.
    */
   private async write(organisationId: string, planned: PlannedRating[], manager: EntityManager) {
     const rows = planned.map(({ employeeId, rating }) => ({ ...rating, employeeId }));
-    const personSkillIds = await inSavepoint(manager, async () => {
-      const ids = await this.ratings.insertMany(organisationId, rows, manager);
-      if (ids === null) throw new ConcurrentLinkError();
-      return ids;
-    }).catch(async (error: unknown) => {
-      if (!(error instanceof ConcurrentLinkError)) throw error;
-      const ids: string[] = [];
-      for (const { employeeId, rating } of planned) {
-        ids.push(await this.ratings.insert(organisationId, employeeId, rating, manager));
-      }
-      return ids;
-    });
-    return planned.map((item, index) => {
+    const personSkillOf = await this.ratings.insertMany(organisationId, rows, manager);
+    for (const { employeeId, rating } of planned) {
+      if (personSkillOf.has(rating.ratingId)) continue;
+      personSkillOf.set(rating.ratingId, await this.ratings.insert(organisationId, employeeId, rating, manager));
+    }
+    return planned.map((item) => {
       item.outcome.succeed('created', item.rating.ratingId);
-      return { ...item, personSkillId: personSkillIds[index] };
+      return { ...item, personSkillId: personSkillOf.get(item.rating.ratingId)! };
     });
   }
 }
-
-/** The set-based insert met a PersonSkill it could not see; the ratings are written one by one instead. */
-class ConcurrentLinkError extends Error {}
 
 function lowerCased(ids: string[]): string[] {
   return ids.map((id) => id.toLowerCase());

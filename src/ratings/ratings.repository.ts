@@ -186,15 +186,16 @@ export class RatingsRepository {
 
   /**
    * insert for many ratings in one statement: the missing PersonSkills in one multi-row insert, then every
-   * rating. Answers the PersonSkill id of each rating, in order, or null when a PersonSkill a concurrent
-   * transaction created meanwhile is not visible to the statement (insert, one by one, handles that case).
+   * rating. Answers the PersonSkill id of each rating it wrote, by rating id. A rating whose PersonSkill a
+   * concurrent transaction committed after the statement began is not written (the statement sees neither
+   * its own insert nor that row): insert, one by one, handles that case.
    */
   async insertMany(
     organisationId: string,
     ratings: (NewRating & { employeeId: string })[],
     manager?: EntityManager,
-  ): Promise<string[] | null> {
-    if (ratings.length === 0) return [];
+  ): Promise<Map<string, string>> {
+    if (ratings.length === 0) return new Map();
     const pairs = new Map<string, { employeeId: string; skillId: string }>();
     for (const { employeeId, skillId } of ratings) pairs.set(`${employeeId}/${skillId}`, { employeeId, skillId });
     const links = [...pairs.values()];
@@ -237,9 +238,7 @@ export class RatingsRepository {
         ratings.map((rating) => rating.createdAt),
       ],
     );
-    if (rows.length !== ratings.length) return null;
-    const personSkillOf = new Map(rows.map((row) => [row.ratingId, row.personSkillId]));
-    return ratings.map((rating) => personSkillOf.get(rating.ratingId)!);
+    return new Map(rows.map((row) => [row.ratingId, row.personSkillId]));
   }
 
   /**

@@ -1,5 +1,7 @@
 import { NestExpressApplication } from '@nestjs/platform-express';
+import { Client } from 'pg';
 import { BulkItemResultResponse } from '../../src/common/bulk';
+import { newId } from '../../src/common/uuid';
 import { EmployeeResponse } from '../../src/employees/dto/employee.response';
 import { RatingResponse } from '../../src/ratings/dto/rating.response';
 import { SkillResponse } from '../../src/skills/dto/skill.response';
@@ -20,6 +22,15 @@ function employeeItem(fields: Record<string, unknown> = {}): Record<string, unkn
     businessEmail: `${number}@example.com`,
     ...fields,
   };
+}
+
+/** Polls `ready` until it holds; fails after 5 s. */
+async function waitFor(ready: () => Promise<boolean>): Promise<void> {
+  const deadline = Date.now() + 5000;
+  while (!(await ready())) {
+    if (Date.now() > deadline) throw new Error('Waited 5 s in vain');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }
 
 jest.setTimeout(120_000);
@@ -435,6 +446,56 @@ describe('bulk upsert', () => {
       });
       expect(response.body.data[4]).toMatchObject({ status: 'created' });
       expect((await get(`/employees/${employee.id}/ratings`).expect(200)).body.meta.total).toBe(1);
+    });
+
+    itIfPostgres('writes the ratings of a link another transaction commits meanwhile, on that link', async () => {
+      const employee = await createEmployee(app, tenant);
+      const [first, second] = [await createSkill(app, tenant), await createSkill(app, tenant)];
+      const other = new Client({ connectionString: process.env.TEST_DATABASE_URL });
+      await other.connect();
+      try {
+        await other.query('BEGIN');
+        const [link] = (
+          await other.query<{ id: string }>(
+            `INSERT INTO person_skills (id, organisation_id, employee_id, skill_id, created_at)
+             VALUES ($1, $2, $3, $4, now()) RETURNING id`,
+            [newId(), tenant.organisationId, employee.id, first.id],
+          )
+        ).rows;
+        events.clear(tenant.organisationId);
+        const base = { employeeId: employee.id, ratingType: 'MANAGER_EVALUATION' };
+        const answer = post<BulkItemResultResponse[]>('/ratings/bulk', {
+          items: [
+            { ...base, skillId: second.id, score: 1 },
+            { ...base, skillId: first.id, score: 2 },
+            { ...base, skillId: first.id, score: 3 },
+          ],
+        }).then((response) => response);
+        // The bulk statement waits on the uncommitted link; once it commits, the statement cannot see it.
+        await waitFor(async () => {
+          // Asked outside `other`, whose transaction would keep its first snapshot of pg_stat_activity.
+          const [{ waiting }] = await dataSourceOf(app).query<{ waiting: number }[]>(
+            `SELECT count(*)::int AS waiting FROM pg_stat_activity
+              WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE 'WITH pair AS%'`,
+          );
+          return waiting > 0;
+        });
+        await other.query('COMMIT');
+        const response = await answer;
+        expect(response.status).toBe(200);
+        expect(response.body.meta).toEqual({ created: 3, updated: 0, unchanged: 0, failed: 0 });
+        const ratings = (await get<RatingResponse[]>(`/employees/${employee.id}/ratings`).expect(200)).body.data;
+        const byId = new Map(ratings.map((rating) => [rating.ratingId, rating]));
+        const written = response.body.data.map((item) => byId.get(item.id!)!);
+        expect(written.map((rating) => rating.score)).toEqual([1, 2, 3]);
+        expect(written[1].personSkillId).toBe(link.id);
+        expect(written[2].personSkillId).toBe(link.id);
+        expect(events.of(tenant.organisationId).map((event) => event.data)).toEqual(
+          written.map((rating) => ({ employeeId: employee.id, rating })),
+        );
+      } finally {
+        await other.end();
+      }
     });
   });
 

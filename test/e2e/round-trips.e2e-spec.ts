@@ -108,4 +108,24 @@ describe('round trips per request', () => {
       'COMMIT',
     ]);
   });
+
+  it('POST /ratings/bulk of 1,000 costs 6: BEGIN, the employees, the skills, the ratings, the events, COMMIT', async () => {
+    const rated = await Promise.all(Array.from({ length: 4 }, () => createEmployee(app, tenant)));
+    const skills = await Promise.all(Array.from({ length: 2 }, () => createSkill(app, tenant)));
+    const items = Array.from({ length: 1000 }, (_item, index) => ({
+      personnelNumber: rated[index % rated.length].personnelNumber,
+      skillName: skills[index % skills.length].name,
+      score: index % 6,
+      ratingType: 'MANAGER_EVALUATION',
+    }));
+    const sent = await statementsOf(() => post('/ratings/bulk', { items }).expect(200));
+    expect(sent).toEqual([
+      'START TRANSACTION',
+      expect.stringMatching(/ FROM employees /),
+      expect.stringMatching(/ FROM skills /),
+      expect.stringMatching(/^WITH pair AS .*\bINSERT INTO ratings /),
+      RECORD_EVENTS,
+      'COMMIT',
+    ]);
+  });
 });
