@@ -2,13 +2,14 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { BulkItemOutcome, BulkResult, failItemOn, validateItem } from '../common/bulk';
 import { NotFoundError } from '../common/errors';
-import { isUuid, newId } from '../common/uuid';
+import { isUuid } from '../common/uuid';
 import { Database } from '../database/database';
 import { WriteContext } from '../database/write-context';
 import { EmployeesRepository } from '../employees/employees.repository';
 import { DomainEvents } from '../events/domain-events';
 import { assertOneReferenceEach, BulkRatingItemDto } from './dto/bulk-ratings.dto';
 import { toRatingResponse } from './dto/rating.response';
+import { newRating } from './new-rating';
 import { NewRating, RatedSkill, RatingsRepository } from './ratings.repository';
 import { assertScoreInScale } from './ratings.service';
 
@@ -111,15 +112,7 @@ export class RatingsBulkService {
             : found.skillByName.get(input.skillName!.toLowerCase());
         if (skill === undefined) throw new NotFoundError('Skill');
         assertScoreInScale(input.score, skill);
-        const rating: NewRating = {
-          ratingId: newId(),
-          skillId: skill.id,
-          score: input.score,
-          ratingType: input.ratingType,
-          comment: input.comment ?? null,
-          createdAt,
-        };
-        planned.push({ outcome, employeeId, skill, rating });
+        planned.push({ outcome, employeeId, skill, rating: newRating(skill, input, createdAt) });
       } catch (error) {
         failItemOn(outcome, error);
       }
