@@ -22,13 +22,25 @@ interface Answer {
   connection?: string;
 }
 
+/** A failed call: its error code, and whether it went out on a kept-alive connection or a new one. */
+class CallFailed extends Error {
+  constructor(
+    readonly code: string,
+    readonly reusedConnection: boolean,
+  ) {
+    super(code);
+  }
+}
+
 function get(port: number, path: string, agent: Agent): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const call = httpRequest({ host: '127.0.0.1', port, path, agent }, (response) => {
       response.resume();
       response.on('end', () => resolve({ status: response.statusCode!, connection: response.headers.connection }));
     });
-    call.on('error', reject);
+    call.on('error', (error: NodeJS.ErrnoException) =>
+      reject(new CallFailed(error.code ?? error.message, call.reusedSocket)),
+    );
     call.end();
   });
 }
@@ -66,14 +78,15 @@ describe('shutdown', () => {
 
     // A client that keeps calling over kept-alive connections, before, during and after the signal.
     const answers: Answer[] = [];
-    const failures: string[] = [];
+    const failures: { code: string; reusedConnection: boolean; at: number }[] = [];
     let calling = true;
     const caller = (async () => {
       while (calling) {
         try {
           answers.push(await get(server.port, '/health/live', agent));
         } catch (error) {
-          failures.push((error as NodeJS.ErrnoException).code ?? String(error));
+          const { code, reusedConnection } = error as CallFailed;
+          failures.push({ code, reusedConnection, at: Date.now() });
         }
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
@@ -99,8 +112,12 @@ describe('shutdown', () => {
     expect(tookMs).toBeLessThan(10_000);
     expect(answers.filter((answer) => answer.status === 200).length).toBeGreaterThan(10);
     expect(answers.some((answer) => answer.connection === 'close')).toBe(true);
-    // Once it stops accepting, new connections are refused; no request in flight is ever reset.
-    expect(failures.filter((failure) => failure !== 'ECONNREFUSED')).toEqual([]);
+    // Once it stops accepting (after the delay), new connections are refused: by the kernel, or reset when one
+    // was still in the listen queue as the listener closed (a loaded machine makes that window wide). No
+    // kept-alive connection, and no request sent while the server still accepted, is ever reset.
+    const refusedAtClose = ({ code, reusedConnection, at }: (typeof failures)[number]) =>
+      code === 'ECONNREFUSED' || (code === 'ECONNRESET' && !reusedConnection && at - signalledAt >= 1500);
+    expect(failures.filter((failure) => !refusedAtClose(failure))).toEqual([]);
     expect(server.output()).toContain('SIGTERM received');
   });
 
