@@ -22,7 +22,7 @@ import { createApp } from '../src/app.factory';
 import { ApiKeysService } from '../src/auth/api-keys.service';
 import { OrganisationsService } from '../src/auth/organisations.service';
 import { loadConfig } from '../src/config/config';
-import { createDataSourceOptions } from '../src/database/data-source-options';
+import { migrate } from '../src/database/migrate';
 import { cliWrite } from '../src/database/write-context';
 import { SkillsBulkService } from '../src/skills/skills-bulk.service';
 import { WebhookDispatcher } from '../src/webhooks/webhook-dispatcher';
@@ -79,9 +79,7 @@ async function load(url: string, bearer: string, items: (batch: number) => Item[
 
 async function main(): Promise<void> {
   await recreateDatabase(DATABASE_URL);
-  const migrator = await new DataSource(createDataSourceOptions(DATABASE_URL, 1)).initialize();
-  await migrator.runMigrations({ transaction: 'each' });
-  await migrator.destroy();
+  await migrate(DATABASE_URL);
 
   const certificate = makeSelfSignedCertificate();
   const receiver = await startReceiver(certificate);

@@ -8,12 +8,11 @@ import 'reflect-metadata';
 import { createServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { DataSource } from 'typeorm';
 import { createApp } from '../src/app.factory';
 import { OrganisationsService } from '../src/auth/organisations.service';
 import { loadConfig } from '../src/config/config';
-import { createDataSourceOptions } from '../src/database/data-source-options';
 import { Database } from '../src/database/database';
+import { migrate } from '../src/database/migrate';
 import { cliWrite } from '../src/database/write-context';
 import { DomainEvents } from '../src/events/domain-events';
 import { WebhooksService } from '../src/webhooks/webhooks.service';
@@ -27,9 +26,7 @@ const DATABASE_URL =
 
 async function main(): Promise<void> {
   await recreateDatabase(DATABASE_URL);
-  const migrator = await new DataSource(createDataSourceOptions(DATABASE_URL, 1)).initialize();
-  await migrator.runMigrations({ transaction: 'each' });
-  await migrator.destroy();
+  await migrate(DATABASE_URL);
 
   const certificate = makeSelfSignedCertificate();
   const receivedAt = new Array<number>(EVENTS);
