@@ -11,7 +11,6 @@ import { Reflector } from '@nestjs/core';
 import type { Response } from 'express';
 import { defer, lastValueFrom, Observable } from 'rxjs';
 import type { EntityManager } from 'typeorm';
-import { IS_PUBLIC } from '../auth/public.decorator';
 import { AuthenticatedRequest } from '../auth/request-authenticator';
 import { toErrorResponse } from '../common/all-exceptions.filter';
 import { Enveloped, successEnvelope } from '../common/envelope';
@@ -71,8 +70,8 @@ export class IdempotencyInterceptor implements NestInterceptor {
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
     const key = request.headers[IDEMPOTENCY_KEY_HEADER.toLowerCase()];
-    const isPublic = this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [context.getHandler(), context.getClass()]);
-    if (request.method !== 'POST' || key === undefined || isPublic) return next.handle();
+    // Bound by @Idempotent() to keyed POST routes only (idempotent.spec.ts): the method and the key are given.
+    if (key === undefined) return next.handle();
     if (typeof key !== 'string' || !KEY.test(key)) {
       throw ValidationError.forField(
         IDEMPOTENCY_KEY_HEADER,
