@@ -10,13 +10,13 @@
  * Env: COMPARE_SECONDS (8 per round), COMPARE_ROUNDS (3), COMPARE_CONNECTIONS (50). Runs with metrics on and
  * without the dispatcher, on CPU 0, as bench/run.ts runs the API.
  */
-import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import autocannon from 'autocannon';
 import { BENCH_DATABASE_URL, readBenchKeys, serviceEnvironment } from './bench-env';
 import { processCpuSeconds, processRssMb } from './process-cpu';
 import { sampleTargets } from './sample';
 import { SCENARIOS } from './scenarios';
+import { answers, startServer, stop } from './servers';
 
 const SECONDS = Number(process.env.COMPARE_SECONDS ?? 8);
 const ROUNDS = Number(process.env.COMPARE_ROUNDS ?? 3);
@@ -32,24 +32,13 @@ async function main(): Promise<void> {
   const perBuild = new Map<string, number[]>(builds.map((build) => [build, []]));
   for (let round = 1; round <= ROUNDS; round++) {
     for (const build of builds) {
-      const server = spawn('taskset', ['-c', '0', process.execPath, resolve(build, 'main.js')], {
-        env: {
-          ...process.env,
-          ...serviceEnvironment(keys),
-          PORT: String(PORT),
-          METRICS_PORT: '9470',
-          DISPATCH_MODE: 'off',
-        },
-        stdio: 'ignore',
-      });
-      while (
-        !(await fetch(`http://127.0.0.1:${PORT}/health/ready`).then(
-          (r) => r.ok,
-          () => false,
-        ))
-      ) {
-        await new Promise((done) => setTimeout(done, 200));
-      }
+      const server = await startServer(
+        'compared-build',
+        [resolve(build, 'main.js')],
+        { ...serviceEnvironment(keys), PORT: String(PORT), METRICS_PORT: '9470', DISPATCH_MODE: 'off' },
+        0,
+        () => answers(`http://127.0.0.1:${PORT}/health/ready`),
+      );
       const next = scenario.requests(sample);
       const load = (duration: number) =>
         autocannon({
@@ -71,10 +60,7 @@ async function main(): Promise<void> {
           `${Math.round(result.requests.total / result.duration)} req/s  p99 ${result.latency.p99} ms  ` +
           `peak RSS ${peakRssMb} MB  non-2xx ${result.non2xx}`,
       );
-      await new Promise((done) => {
-        server.once('exit', done);
-        server.kill('SIGTERM');
-      });
+      await stop(server);
     }
   }
   const [first] = builds;

@@ -8,7 +8,6 @@
  *   npm run build && npx ts-node --transpile-only bench/profile.ts "GET employee by id"
  *   Env: PROFILE_SECONDS (15), PROFILE_CONNECTIONS (50), PROFILE_TARGET (service | baseline)
  */
-import { spawn } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
@@ -16,6 +15,7 @@ import { BENCH_DATABASE_URL, readBenchKeys, RESULTS_DIR, serviceEnvironment } fr
 import { processCpuSeconds } from './process-cpu';
 import { sampleTargets } from './sample';
 import { SCENARIOS } from './scenarios';
+import { answers, startServer, stop } from './servers';
 
 interface ProfileNode {
   id: number;
@@ -62,19 +62,13 @@ async function main(): Promise<void> {
   rmSync(directory, { recursive: true, force: true });
   mkdirSync(directory, { recursive: true });
   const port = 3902;
-  const server = spawn('taskset', ['-c', '0', process.execPath, `--cpu-prof-dir=${directory}`, ...target.args], {
-    cwd: join(__dirname, '..'),
-    env: { ...process.env, PORT: String(port), ...serviceEnvironment(keys) },
-    stdio: 'inherit',
-  });
-  for (;;) {
-    const ready = await fetch(`http://127.0.0.1:${port}${target.ready}`).then(
-      (response) => response.status < 500,
-      () => false,
-    );
-    if (ready) break;
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
+  const server = await startServer(
+    `profile-${targetName}`,
+    [`--cpu-prof-dir=${directory}`, ...target.args],
+    { PORT: String(port), ...serviceEnvironment(keys) },
+    0,
+    () => answers(`http://127.0.0.1:${port}${target.ready}`),
+  );
   const next = scenario.requests(await sampleTargets(BENCH_DATABASE_URL, keys));
   const cpuBefore = processCpuSeconds(server.pid);
   const result = await autocannon({
@@ -89,10 +83,7 @@ async function main(): Promise<void> {
       `p99 ${result.latency.p99} ms, CPU ${(cpuMs / result.requests.total).toFixed(2)} ms/request (profiler on), ` +
       `${result.non2xx} non-2xx`,
   );
-  await new Promise((resolve) => {
-    server.once('exit', resolve);
-    server.kill('SIGTERM');
-  });
+  await stop(server);
   const file = readdirSync(directory).find((name) => name.endsWith('.cpuprofile'));
   if (!file) throw new Error('no profile written');
   printProfile(JSON.parse(readFileSync(join(directory, file), 'utf8')) as CpuProfile);

@@ -10,8 +10,8 @@
  *      BENCH_DISPATCH ("worker", or "api": the dispatcher inside the API process), BENCH_DATABASE_URL,
  *      BASELINE_POOL_SIZE (the service's 10), BENCH_PROFILE ("full", or "embedded": `npm run bench:embedded`).
  */
-import { ChildProcess, execFileSync, fork, spawn } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { ChildProcess, execFileSync, fork } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
@@ -25,6 +25,7 @@ import { processCpuSeconds } from './process-cpu';
 import { addRatios, perRound, printTable, Report, Round, Row, Target, WebhookRow } from './report';
 import { Sample, sampleDeltaSyncs, sampleTargets } from './sample';
 import { Scenario, SCENARIOS } from './scenarios';
+import { answers, HAS_TASKSET, startServer, stop } from './servers';
 import { formatWaits, sampleWaits } from './waits';
 import type { ReceiverStats } from './webhook-receiver';
 
@@ -51,7 +52,6 @@ const DISPATCHER_PORT = 3903;
 const SERVICE_METRICS_PORT = 9464;
 const ROOT = join(__dirname, '..');
 const SERVER_ENTRY = join(ROOT, 'dist', 'main.js');
-const HAS_TASKSET = commandExists('taskset');
 
 /** A server under load, and the application_name (PGAPPNAME) of its connections, for the wait sampler. */
 interface Subject {
@@ -446,44 +446,6 @@ async function startReceiver(): Promise<Receiver> {
   };
 }
 
-/** Starts a process pinned to `cpu`, its output in bench/results/<name>.log, and waits until `ready`. */
-async function startServer(
-  name: string,
-  args: string[],
-  env: Record<string, string | undefined>,
-  cpu: number,
-  ready: () => Promise<boolean>,
-): Promise<ChildProcess> {
-  const [file, argv] = HAS_TASKSET
-    ? ['taskset', ['-c', String(cpu), process.execPath, ...args]]
-    : [process.execPath, args];
-  mkdirSync(RESULTS_DIR, { recursive: true });
-  const log = openSync(join(RESULTS_DIR, `${name}.log`), 'w');
-  const child = spawn(file, argv, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', log, log] });
-  closeSync(log);
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode} before it was ready`);
-    if (await ready()) {
-      console.log(
-        `\n${name} ready (pid ${child.pid}${HAS_TASKSET ? `, CPU ${cpu}` : ''}; its log: bench/results/${name}.log)`,
-      );
-      return child;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  await stop(child);
-  throw new Error(`${name} was not ready within 60 s`);
-}
-
-/** True once the URL answers anything but a 5xx. */
-function answers(url: string): Promise<boolean> {
-  return fetch(url).then(
-    (response) => response.status < 500,
-    () => false,
-  );
-}
-
 /** True once a connection named `applicationName` is open: the process without an HTTP listener is up. */
 async function hasConnections(applicationName: string): Promise<boolean> {
   let found = false;
@@ -494,15 +456,6 @@ async function hasConnections(applicationName: string): Promise<boolean> {
     found = rows.length > 0;
   });
   return found;
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-  await exited;
-  clearTimeout(timer);
 }
 
 /** Waits (up to 60 s) until no client query runs on the bench database, seen twice 200 ms apart. */
@@ -704,15 +657,6 @@ function evaluateTargets(rows: Row[], webhooks: WebhookRow[]): Target[] {
     });
   }
   return targets;
-}
-
-function commandExists(command: string): boolean {
-  try {
-    execFileSync('sh', ['-c', `command -v ${command}`], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 main().catch((error: unknown) => {

@@ -1,0 +1,65 @@
+import { ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { closeSync, mkdirSync, openSync } from 'node:fs';
+import { join } from 'node:path';
+import { RESULTS_DIR } from './bench-env';
+
+/** Servers under test run pinned to a CPU of their own when the machine has taskset. */
+export const HAS_TASKSET = commandExists('taskset');
+const ROOT = join(__dirname, '..');
+
+/** Starts a process pinned to `cpu`, its output in bench/results/<name>.log, and waits until `ready`. */
+export async function startServer(
+  name: string,
+  args: string[],
+  env: Record<string, string | undefined>,
+  cpu: number,
+  ready: () => Promise<boolean>,
+): Promise<ChildProcess> {
+  const [file, argv] = HAS_TASKSET
+    ? ['taskset', ['-c', String(cpu), process.execPath, ...args]]
+    : [process.execPath, args];
+  mkdirSync(RESULTS_DIR, { recursive: true });
+  const log = openSync(join(RESULTS_DIR, `${name}.log`), 'w');
+  const child = spawn(file, argv, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', log, log] });
+  closeSync(log);
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode} before it was ready`);
+    if (await ready()) {
+      console.log(
+        `\n${name} ready (pid ${child.pid}${HAS_TASKSET ? `, CPU ${cpu}` : ''}; its log: bench/results/${name}.log)`,
+      );
+      return child;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  await stop(child);
+  throw new Error(`${name} was not ready within 60 s`);
+}
+
+/** True once the URL answers anything but a 5xx. */
+export function answers(url: string): Promise<boolean> {
+  return fetch(url).then(
+    (response) => response.status < 500,
+    () => false,
+  );
+}
+
+/** Stops a server: SIGTERM, then SIGKILL after 15 s. */
+export async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+function commandExists(command: string): boolean {
+  try {
+    execFileSync('sh', ['-c', `command -v ${command}`], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
