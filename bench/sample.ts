@@ -135,16 +135,16 @@ export async function sampleDeltaSyncs(databaseUrl: string, keys: BenchKeys): Pr
 }
 
 async function deltaSyncs(client: Client, keys: BenchKeys): Promise<Sample['updatedSince']> {
-  const starts = await Promise.all(
-    keys.organisations.map(async (organisation) => {
-      const { rows } = await client.query<{ since: Date }>(
-        `SELECT updated_at AS since FROM employees WHERE organisation_id = $1
-          ORDER BY updated_at DESC, id DESC OFFSET ${DELTA_SYNC_ROWS - 1} LIMIT 1`,
-        [organisation.id],
-      );
-      return { authorization: `Bearer ${organisation.apiKey}`, since: rows[0]?.since.toISOString() ?? '' };
-    }),
-  );
+  // One after another: one client runs one query at a time (pg deprecates queueing them).
+  const starts: Sample['updatedSince'] = [];
+  for (const organisation of keys.organisations) {
+    const { rows } = await client.query<{ since: Date }>(
+      `SELECT updated_at AS since FROM employees WHERE organisation_id = $1
+        ORDER BY updated_at DESC, id DESC OFFSET ${DELTA_SYNC_ROWS - 1} LIMIT 1`,
+      [organisation.id],
+    );
+    starts.push({ authorization: `Bearer ${organisation.apiKey}`, since: rows[0]?.since.toISOString() ?? '' });
+  }
   return starts.filter((start) => start.since);
 }
 
