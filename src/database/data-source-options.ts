@@ -40,6 +40,9 @@ export function createDataSourceOptions(url: string, poolSize = 10, timeouts?: D
     synchronize: false,
     extra: {
       max: poolSize,
+      // A query is sent without waiting for the answer to the one before (pg's documented pipelining): what
+      // Database.sendWithCommit holds travels with its transaction's COMMIT.
+      pipeline: true,
       idle_in_transaction_session_timeout: TRANSACTION_LIMIT_MS,
       ...(timeouts && {
         // Bounds both connecting and waiting for a free pooled connection.

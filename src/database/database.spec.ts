@@ -1,14 +1,45 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { Database } from './database';
 
-/** A DataSource whose transactions hand `work` a fresh manager and record when they commit. */
-function fakeDataSource(log: string[]): DataSource {
+/**
+ * A DataSource whose query runners hand out a fresh manager and log each statement and transaction step when it
+ * is sent, answering it on a later tick; statements `failing` matches fail, and a COMMIT after one rolls back.
+ */
+function fakeDataSource(log: string[], failing?: RegExp): DataSource {
   return {
     manager: { pool: true } as unknown as EntityManager,
-    transaction: async <T>(work: (manager: EntityManager) => Promise<T>): Promise<T> => {
-      const result = await work({} as EntityManager);
-      log.push('COMMIT');
-      return result;
+    createQueryRunner: () => {
+      let failed = false;
+      const answer = (text: string) => {
+        log.push(text);
+        return new Promise((resolve, reject) =>
+          setImmediate(() => {
+            if (!failing?.test(text)) return resolve({ rows: [] });
+            failed = true;
+            reject(new Error(`${text} failed`));
+          }),
+        );
+      };
+      const runner = {
+        manager: {} as EntityManager,
+        isTransactionActive: false,
+        connect: async () => ({ query: answer }),
+        startTransaction: async () => {
+          runner.isTransactionActive = true;
+          await answer('START TRANSACTION');
+        },
+        commitTransaction: async () => {
+          await answer('COMMIT');
+          if (failed) log.push('(rolled back)');
+          runner.isTransactionActive = false;
+        },
+        rollbackTransaction: async () => {
+          await answer('ROLLBACK');
+          runner.isTransactionActive = false;
+        },
+        release: async () => void log.push('release'),
+      };
+      return runner;
     },
   } as unknown as DataSource;
 }
@@ -30,8 +61,27 @@ describe('Database', () => {
       });
       log.push('work done');
     });
-    expect(log).toEqual(['work done', 'COMMIT', 'announce', 'joined']);
+    expect(log).toEqual(['START TRANSACTION', 'work done', 'COMMIT', 'announce', 'joined', 'release']);
     expect(database.inTransaction(inside)).toBe(false);
+  });
+
+  it('sends the statements held for the commit with it, and commits only once they succeed', async () => {
+    const log: string[] = [];
+    const database = new Database(fakeDataSource(log));
+    await database.transaction(async (manager) => {
+      database.sendWithCommit(manager, { text: 'INSERT kept', values: [] });
+      log.push('work done');
+    });
+    expect(log).toEqual(['START TRANSACTION', 'work done', 'INSERT kept', 'COMMIT', 'release']);
+
+    const failed: string[] = [];
+    const failing = new Database(fakeDataSource(failed, /^INSERT kept$/));
+    const attempt = failing.transaction(async (manager) => {
+      failing.afterCommit(manager, () => failed.push('announce'));
+      failing.sendWithCommit(manager, { text: 'INSERT kept', values: [] });
+    });
+    await expect(attempt).rejects.toThrow('INSERT kept failed');
+    expect(failed).toEqual(['START TRANSACTION', 'INSERT kept', 'COMMIT', '(rolled back)', 'release']);
   });
 
   it('drops the callbacks of a transaction that rolls back', async () => {
@@ -42,7 +92,7 @@ describe('Database', () => {
       throw new Error('the change fails');
     });
     await expect(failing).rejects.toThrow('the change fails');
-    expect(log).toEqual([]);
+    expect(log).toEqual(['START TRANSACTION', 'ROLLBACK', 'release']);
   });
 
   it('runs a callback at once for the pool, and refuses to join a transaction that has ended', async () => {
@@ -54,6 +104,9 @@ describe('Database', () => {
     await database.transaction(async (manager) => void (ended = manager));
     await expect(database.transaction(async () => 'joined', { transaction: ended })).rejects.toThrow(
       'The outer transaction has ended',
+    );
+    expect(() => database.sendWithCommit(ended, { text: 'INSERT late', values: [] })).toThrow(
+      'A statement sent with COMMIT needs a running transaction',
     );
   });
 });

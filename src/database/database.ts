@@ -1,20 +1,35 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import type { ClientBase } from 'pg';
+import { DataSource, EntityManager, QueryRunner } from 'typeorm';
 import type { ChangeOrigin, WriteContext } from './write-context';
+
+/** A statement and its parameters, for pg as TypeORM's `query` takes them. */
+export interface Statement {
+  text: string;
+  values: unknown[];
+}
+
+/** What the service knows of a transaction it opened and is still running. */
+interface RunningTransaction {
+  /** Where its changes come from, for the events published in it. */
+  origin?: ChangeOrigin;
+  /** Sent with its COMMIT (sendWithCommit). */
+  closing: Statement[];
+  /** Run once it commits. */
+  committed: Set<() => void>;
+}
 
 /**
  * The one way features reach the database. Being in a transaction means holding its EntityManager: a
- * repository queries with the manager its caller passes, else with the pool. Transactions are TypeORM's
- * (`DataSource.transaction`); this class only remembers which managers belong to a transaction it opened
- * and is still running, what to do once each commits, and where its changes come from (its origin).
+ * repository queries with the manager its caller passes, else with the pool. Transactions are a TypeORM
+ * QueryRunner's (startTransaction, commitTransaction); this class remembers which managers belong to one it
+ * opened and is still running, where its changes come from (its origin), what to send with its COMMIT, and
+ * what to do once it commits.
  */
 @Injectable()
 export class Database {
-  /** The managers of the transactions running now, with the callbacks to run once each commits. */
-  private readonly running = new WeakMap<EntityManager, Set<() => void>>();
-  /** The origin of each transaction's changes, for the events published in it. */
-  private readonly origins = new WeakMap<EntityManager, ChangeOrigin>();
+  private readonly running = new WeakMap<EntityManager, RunningTransaction>();
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
@@ -32,23 +47,44 @@ export class Database {
   async transaction<T>(work: (manager: EntityManager) => Promise<T>, write?: Partial<WriteContext>): Promise<T> {
     const outer = write?.transaction;
     if (outer !== undefined) {
-      if (!this.inTransaction(outer)) throw new Error('The outer transaction has ended');
-      if (write?.origin) this.origins.set(outer, write.origin);
+      const joined = this.running.get(outer);
+      if (!joined) throw new Error('The outer transaction has ended');
+      if (write?.origin) joined.origin = write.origin;
       return work(outer);
     }
-    const committed = new Set<() => void>();
-    const result = await this.dataSource.transaction(async (manager) => {
-      this.running.set(manager, committed);
-      if (write?.origin) this.origins.set(manager, write.origin);
+    const transaction: RunningTransaction = { origin: write?.origin, closing: [], committed: new Set() };
+    const runner = this.dataSource.createQueryRunner();
+    try {
+      await runner.startTransaction();
+      this.running.set(runner.manager, transaction);
       try {
-        return await work(manager);
+        const result = await work(runner.manager);
+        await this.commit(runner, transaction.closing);
+        for (const callback of transaction.committed) callback();
+        return result;
+      } catch (error) {
+        // As TypeORM's own transactions: a failed ROLLBACK goes unreported, the request has failed already.
+        if (runner.isTransactionActive) await runner.rollbackTransaction().catch(() => undefined);
+        throw error;
       } finally {
-        this.running.delete(manager);
-        this.origins.delete(manager);
+        this.running.delete(runner.manager);
       }
-    });
-    for (const callback of committed) callback();
-    return result;
+    } finally {
+      await runner.release();
+    }
+  }
+
+  /**
+   * COMMIT, with the `closing` statements sent just before it and not waited for (the pool pipelines): one round
+   * trip. A closing statement that fails leaves the transaction failed, so the COMMIT rolls it back; its error
+   * is thrown once the COMMIT has answered.
+   */
+  private async commit(runner: QueryRunner, closing: Statement[]): Promise<void> {
+    const connection = (await runner.connect()) as ClientBase;
+    const sent = closing.map(({ text, values }) => connection.query(text, values));
+    const answers = await Promise.allSettled([...sent, runner.commitTransaction()]);
+    const failed = answers.find((answer) => answer.status === 'rejected');
+    if (failed) throw failed.reason;
   }
 
   /** Whether `manager` belongs to a transaction of `transaction()` that is still running. */
@@ -58,7 +94,17 @@ export class Database {
 
   /** The origin of the changes made in the running transaction of `manager`, when its opener gave one. */
   originOf(manager: EntityManager): ChangeOrigin | undefined {
-    return this.origins.get(manager);
+    return this.running.get(manager)?.origin;
+  }
+
+  /**
+   * Sends `statement` in the running transaction of `manager` together with its COMMIT, one round trip for
+   * both: its rows are not read, and when it fails the transaction rolls back and `transaction()` throws.
+   */
+  sendWithCommit(manager: EntityManager, statement: Statement): void {
+    const transaction = this.running.get(manager);
+    if (!transaction) throw new Error('A statement sent with COMMIT needs a running transaction');
+    transaction.closing.push(statement);
   }
 
   /**
@@ -66,8 +112,8 @@ export class Database {
    * when it rolls back; at once when `manager` is not in a transaction (its writes are committed already).
    */
   afterCommit(manager: EntityManager, callback: () => void): void {
-    const committed = this.running.get(manager);
-    if (committed) committed.add(callback);
+    const transaction = this.running.get(manager);
+    if (transaction) transaction.committed.add(callback);
     else callback();
   }
 }

@@ -47,25 +47,26 @@ export class IdempotencyKeysRepository {
   }
 
   /**
-   * Keeps the response until `expiresAt`, in `manager`'s transaction (which holds the claim). Replaces an
-   * expired response the retention job has not removed yet.
+   * Keeps the response until `expiresAt`, sent with the COMMIT of `manager`'s transaction (which holds the
+   * claim): it commits with the change or not at all. Replaces an expired response the retention job has not
+   * removed yet.
    */
-  async keep(
+  keep(
     organisationId: string,
     key: string,
     response: KeptResponse,
     createdAt: Date,
     expiresAt: Date,
     manager: EntityManager,
-  ): Promise<void> {
-    await this.database.manager(manager).query(
-      `INSERT INTO idempotency_keys (organisation_id, key, fingerprint, status_code, body, created_at, expires_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7)
-       ON CONFLICT (organisation_id, key) DO UPDATE
-          SET fingerprint = excluded.fingerprint, status_code = excluded.status_code, body = excluded.body,
-              created_at = excluded.created_at, expires_at = excluded.expires_at`,
-      [organisationId, key, response.fingerprint, response.statusCode, response.body, createdAt, expiresAt],
-    );
+  ): void {
+    this.database.sendWithCommit(manager, {
+      text: `INSERT INTO idempotency_keys (organisation_id, key, fingerprint, status_code, body, created_at, expires_at)
+             VALUES ($1, $2, $3, $4, $5, $6, $7)
+             ON CONFLICT (organisation_id, key) DO UPDATE
+                SET fingerprint = excluded.fingerprint, status_code = excluded.status_code, body = excluded.body,
+                    created_at = excluded.created_at, expires_at = excluded.expires_at`,
+      values: [organisationId, key, response.fingerprint, response.statusCode, response.body, createdAt, expiresAt],
+    });
   }
 
   /** Removes up to `limit` keys expired at `now`, across every organisation (the retention job). */

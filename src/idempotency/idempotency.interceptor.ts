@@ -54,8 +54,8 @@ interface Claim {
  * (`Idempotency-Replayed: true`), or is 422 when it is a different request, or 409 while the first runs.
  * A route's 4xx rolls its writes back and is kept on its own; a 5xx keeps nothing, so a retry runs again.
  * The rate limit, the key and the body checks come before. The route gets the transaction through
- * `@Write()` (database/write-context.ts). The claim is one statement (lock, then look-up),
- * so a keyed POST costs two round trips more than one without: the claim and the kept response.
+ * `@Write()` (database/write-context.ts). The claim is one statement (lock, then look-up), and the kept response
+ * travels with COMMIT (Database.sendWithCommit): a keyed POST costs one round trip more than one without.
  * Bound to each POST route by `@Idempotent()`, not globally, so that no other request pays for an interceptor.
  */
 @Injectable()
@@ -135,7 +135,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
           throw new RouteFailed(error);
         });
         const keptResponse = { fingerprint, statusCode: answer.statusCode, body: JSON.stringify(answer.body) };
-        await this.keys.keep(organisationId, key, keptResponse, now, expiresAt, manager);
+        this.keys.keep(organisationId, key, keptResponse, now, expiresAt, manager);
         return outcome;
       });
     } catch (error) {
