@@ -91,6 +91,31 @@ export default tseslint.config(
     },
   },
   {
+    // Issue 20: transactions through TypeORM's public API and the service's own state, values as parameters.
+    files: ['src/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['typeorm/subscriber/*'], message: "Database.afterCommit, not TypeORM's broadcaster events." },
+          ],
+        },
+      ],
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "MemberExpression[property.name='isTransactionActive']",
+          message: 'Ask Database.inTransaction: the service knows the transactions it runs.',
+        },
+        {
+          selector: "Identifier[name='escapeLiteral']",
+          message: 'Send values as parameters, not spliced into SQL.',
+        },
+      ],
+    },
+  },
+  {
     // Tests read untyped JSON bodies (supertest answers `any`): asserting on them is the point.
     files: ['test/**/*.ts', 'src/**/*.spec.ts', 'bench/**/*.ts'],
     rules: {

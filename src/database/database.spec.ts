@@ -10,6 +10,7 @@ function fakeDataSource(log: string[], failing?: RegExp): DataSource {
     manager: { pool: true } as unknown as EntityManager,
     createQueryRunner: () => {
       let failed = false;
+      let open = false;
       const answer = (text: string) => {
         log.push(text);
         return new Promise((resolve, reject) =>
@@ -22,20 +23,20 @@ function fakeDataSource(log: string[], failing?: RegExp): DataSource {
       };
       const runner = {
         manager: {} as EntityManager,
-        isTransactionActive: false,
         connect: async () => ({ query: answer }),
         startTransaction: async () => {
-          runner.isTransactionActive = true;
+          open = true;
           await answer('START TRANSACTION');
         },
         commitTransaction: async () => {
           await answer('COMMIT');
           if (failed) log.push('(rolled back)');
-          runner.isTransactionActive = false;
+          open = false;
         },
         rollbackTransaction: async () => {
+          if (!open) throw new Error('Transaction is not started yet');
           await answer('ROLLBACK');
-          runner.isTransactionActive = false;
+          open = false;
         },
         release: async () => void log.push('release'),
       };

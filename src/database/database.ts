@@ -63,8 +63,9 @@ export class Database {
         for (const callback of transaction.committed) callback();
         return result;
       } catch (error) {
-        // As TypeORM's own transactions: a failed ROLLBACK goes unreported, the request has failed already.
-        if (runner.isTransactionActive) await runner.rollbackTransaction().catch(() => undefined);
+        // As TypeORM's own transactions: a failed ROLLBACK goes unreported, the request has failed already. It
+        // refuses, sending nothing, when the COMMIT ended the transaction already (a closing statement failed).
+        await runner.rollbackTransaction().catch(() => undefined);
         throw error;
       } finally {
         this.running.delete(runner.manager);

@@ -1,6 +1,5 @@
 import { setTimeout } from 'node:timers/promises';
-import { DataSource, QueryRunner } from 'typeorm';
-import { MigrationExecutor } from 'typeorm/migration/MigrationExecutor';
+import { DataSource, MigrationExecutor, QueryRunner } from 'typeorm';
 import { createDataSourceOptions } from './data-source-options';
 
 /** Any constant shared by every instance: the advisory lock that queues instances migrating one database. */
