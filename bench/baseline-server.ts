@@ -9,7 +9,8 @@
  *                                        rating insert, outbox rows for the subscribed endpoints
  *   POST /api/v1/employees              one transaction: employee insert (its counter trigger), the event row and
  *                                        outbox rows; with an Idempotency-Key also the key's advisory lock and
- *                                        lookup (sent with BEGIN) and the kept response (sent with COMMIT)
+ *                                        lookup (sent with BEGIN; the service sends its claim alone) and the kept
+ *                                        response (sent with COMMIT, as the service does)
  *
  * Every request looks its key up in the database (no cache): the baseline does at least the service's work.
  * Env: DATABASE_URL, PORT (3901). Started by bench/run.ts; not part of the service.
@@ -215,7 +216,8 @@ async function createEmployee(organisationId: string, input: Record<string, unkn
   }
   const fingerprint = requestFingerprint(FINGERPRINT_KEY, 'POST', '/api/v1/employees', input);
   const now = new Date();
-  // With a key, as the service's BatchedTransaction: the claim travels with BEGIN, the kept response with COMMIT.
+  // With a key the claim travels with BEGIN (the service sends it alone: one round trip more) and the kept response
+  // with COMMIT, as the service sends it.
   const opening = key === undefined ? [] : claimStatements(organisationId, key, now);
   return inTransaction(opening, async (client, claim) => {
     if (key !== undefined) {
