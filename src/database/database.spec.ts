@@ -21,7 +21,7 @@ function fakeDataSource(log: string[], failing?: RegExp): DataSource {
           }),
         );
       };
-      const runner = {
+      return {
         manager: {} as EntityManager,
         connect: async () => ({ query: answer }),
         startTransaction: async () => {
@@ -40,7 +40,6 @@ function fakeDataSource(log: string[], failing?: RegExp): DataSource {
         },
         release: async () => void log.push('release'),
       };
-      return runner;
     },
   } as unknown as DataSource;
 }

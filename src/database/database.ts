@@ -57,20 +57,17 @@ export class Database {
     try {
       await runner.startTransaction();
       this.running.set(runner.manager, transaction);
-      try {
-        const result = await work(runner.manager);
-        await this.commit(runner, transaction.closing);
-        for (const callback of transaction.committed) callback();
-        return result;
-      } catch (error) {
-        // As TypeORM's own transactions: a failed ROLLBACK goes unreported, the request has failed already. It
-        // refuses, sending nothing, when the COMMIT ended the transaction already (a closing statement failed).
-        await runner.rollbackTransaction().catch(() => undefined);
-        throw error;
-      } finally {
-        this.running.delete(runner.manager);
-      }
+      const result = await work(runner.manager);
+      await this.commit(runner, transaction.closing);
+      for (const callback of transaction.committed) callback();
+      return result;
+    } catch (error) {
+      // As TypeORM's own transactions: a failed ROLLBACK goes unreported, the request has failed already. It
+      // refuses, sending nothing, when the COMMIT ended the transaction already (a closing statement failed).
+      await runner.rollbackTransaction().catch(() => undefined);
+      throw error;
     } finally {
+      this.running.delete(runner.manager);
       await runner.release();
     }
   }
