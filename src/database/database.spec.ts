@@ -15,7 +15,7 @@ function fakeDataSource(log: string[], failing?: RegExp): DataSource {
         log.push(text);
         return new Promise((resolve, reject) =>
           setImmediate(() => {
-            if (!failing?.test(text)) return resolve({ rows: [] });
+            if (!failing?.test(text)) return resolve({ rows: [{ answered: text }] });
             failed = true;
             reject(new Error(`${text} failed`));
           }),
@@ -65,20 +65,31 @@ describe('Database', () => {
     expect(database.inTransaction(inside)).toBe(false);
   });
 
-  it('sends the statements held for the commit with it, and commits only once they succeed', async () => {
+  it('sends the statements held for the commit with it, in order, and hands their rows on once it commits', async () => {
     const log: string[] = [];
     const database = new Database(fakeDataSource(log));
     await database.transaction(async (manager) => {
+      database.afterCommit(manager, () => log.push('announce'));
+      database.sendWithCommit(manager, { text: 'INSERT event', values: [] }, (rows) => log.push(JSON.stringify(rows)));
       database.sendWithCommit(manager, { text: 'INSERT kept', values: [] });
       log.push('work done');
     });
-    expect(log).toEqual(['START TRANSACTION', 'work done', 'INSERT kept', 'COMMIT', 'release']);
+    expect(log).toEqual([
+      'START TRANSACTION',
+      'work done',
+      'INSERT event',
+      'INSERT kept',
+      'COMMIT',
+      '[{"answered":"INSERT event"}]',
+      'announce',
+      'release',
+    ]);
 
     const failed: string[] = [];
     const failing = new Database(fakeDataSource(failed, /^INSERT kept$/));
     const attempt = failing.transaction(async (manager) => {
       failing.afterCommit(manager, () => failed.push('announce'));
-      failing.sendWithCommit(manager, { text: 'INSERT kept', values: [] });
+      failing.sendWithCommit(manager, { text: 'INSERT kept', values: [] }, () => failed.push('rows'));
     });
     await expect(attempt).rejects.toThrow('INSERT kept failed');
     expect(failed).toEqual(['START TRANSACTION', 'INSERT kept', 'COMMIT', '(rolled back)', 'release']);

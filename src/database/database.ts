@@ -10,12 +10,18 @@ export interface Statement {
   values: unknown[];
 }
 
+/** A statement sent with COMMIT, and who is told its rows once the transaction has committed. */
+interface ClosingStatement {
+  statement: Statement;
+  committed?: (rows: unknown[]) => void;
+}
+
 /** What the service knows of a transaction it opened and is still running. */
 interface RunningTransaction {
   /** Where its changes come from, for the events published in it. */
   origin?: ChangeOrigin;
-  /** Sent with its COMMIT (sendWithCommit). */
-  closing: Statement[];
+  /** Sent with its COMMIT (sendWithCommit), in order. */
+  closing: ClosingStatement[];
   /** Run once it commits. */
   committed: Set<() => void>;
 }
@@ -58,7 +64,8 @@ export class Database {
       await runner.startTransaction();
       this.running.set(runner.manager, transaction);
       const result = await work(runner.manager);
-      await this.commit(runner, transaction.closing);
+      const answers = await this.commit(runner, transaction.closing);
+      transaction.closing.forEach(({ committed }, index) => committed?.(answers[index]));
       for (const callback of transaction.committed) callback();
       return result;
     } catch (error) {
@@ -75,14 +82,17 @@ export class Database {
   /**
    * COMMIT, with the `closing` statements sent just before it and not waited for (the pool pipelines): one round
    * trip. A closing statement that fails leaves the transaction failed, so the COMMIT rolls it back; its error
-   * is thrown once the COMMIT has answered.
+   * is thrown once the COMMIT has answered. Answers the rows of each closing statement, in order.
    */
-  private async commit(runner: QueryRunner, closing: Statement[]): Promise<void> {
+  private async commit(runner: QueryRunner, closing: ClosingStatement[]): Promise<unknown[][]> {
     const connection = (await runner.connect()) as ClientBase;
-    const sent = closing.map(({ text, values }) => connection.query(text, values));
+    const sent = closing.map(({ statement: { text, values } }) =>
+      connection.query(text, values).then((result) => result.rows as unknown[]),
+    );
     const answers = await Promise.allSettled([...sent, runner.commitTransaction()]);
     const failed = answers.find((answer) => answer.status === 'rejected');
     if (failed) throw failed.reason;
+    return answers.slice(0, closing.length).map((answer) => (answer as PromiseFulfilledResult<unknown[]>).value);
   }
 
   /** Whether `manager` belongs to a transaction of `transaction()` that is still running. */
@@ -97,12 +107,15 @@ export class Database {
 
   /**
    * Sends `statement` in the running transaction of `manager` together with its COMMIT, one round trip for
-   * both: its rows are not read, and when it fails the transaction rolls back and `transaction()` throws.
+   * both: when it fails the transaction rolls back and `transaction()` throws; once the transaction has
+   * committed, `committed` gets its rows, before the afterCommit callbacks run. Statements go in the order
+   * given, after all the work, savepoints released or rolled back: a statement held inside a savepoint that
+   * rolls back is sent all the same, so hold none there.
    */
-  sendWithCommit(manager: EntityManager, statement: Statement): void {
+  sendWithCommit<R>(manager: EntityManager, statement: Statement, committed?: (rows: R[]) => void): void {
     const transaction = this.running.get(manager);
     if (!transaction) throw new Error('A statement sent with COMMIT needs a running transaction');
-    transaction.closing.push(statement);
+    transaction.closing.push({ statement, committed: committed as ClosingStatement['committed'] });
   }
 
   /**

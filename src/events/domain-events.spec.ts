@@ -2,7 +2,7 @@ import { EventEmitter2 } from '@nestjs/event-emitter';
 import type { EntityManager } from 'typeorm';
 import type { Database } from '../database/database';
 import type { ChangeOrigin } from '../database/write-context';
-import { DOMAIN_EVENT_BATCH, DomainEvents } from './domain-events';
+import { DOMAIN_EVENT_BATCH, DomainEvent, DomainEventBatch, DomainEvents } from './domain-events';
 import type { EventsRepository } from './events.repository';
 
 const inTransaction = {} as EntityManager;
@@ -21,49 +21,60 @@ const origin: ChangeOrigin = { actor: { type: 'api_key', id: 'key' }, requestId:
 
 /**
  * DomainEvents whose Database knows only `inTransaction` as running, with `originOfTransaction` as its
- * origin, recording into `record`.
+ * origin, recording with `recordWithCommit`: each event gets the id `id-N`.
  */
-function domainEvents(emitter: EventEmitter2, record = jest.fn(), originOfTransaction: ChangeOrigin | null = origin) {
-  record.mockResolvedValue({
-    id: 'event-id',
-    name: 'skill.rated',
-    body: Buffer.from('{}'),
-    createdAt: recordedAt,
-    fannedOut: 2,
-  });
+function domainEvents(
+  emitter: EventEmitter2,
+  recordWithCommit = jest.fn(),
+  originOfTransaction: ChangeOrigin | null = origin,
+) {
+  recordWithCommit.mockImplementation((_organisationId: string, events: Array<{ name: string }>) =>
+    events.map(({ name }, index) => ({ id: `id-${index + 1}`, name, body: Buffer.from('{}'), createdAt: recordedAt })),
+  );
   const database = {
     inTransaction: (manager: EntityManager) => manager === inTransaction,
     originOf: (manager: EntityManager) => (manager === inTransaction ? (originOfTransaction ?? undefined) : undefined),
   } as Database;
-  return new DomainEvents(emitter, database, { record } as unknown as EventsRepository);
+  return new DomainEvents(emitter, database, { recordWithCommit } as unknown as EventsRepository);
+}
+
+/** The fan-out count `recordWithCommit` was told to report once the transaction commits: its callback. */
+function commitOf(recordWithCommit: jest.Mock): (fannedOut: number) => void {
+  return recordWithCommit.mock.calls[0][3] as (fannedOut: number) => void;
 }
 
 describe('DomainEvents', () => {
-  it('records the event in the change transaction, then emits it with its id and fan-out count and waits for the listeners', async () => {
+  it('records the event with the change transaction, emits it with its id, waits for the listeners, and tells them the fan-out count once it commits', async () => {
     const emitter = new EventEmitter2();
-    const received: unknown[] = [];
+    const received: DomainEvent[] = [];
+    const fannedOut = jest.fn();
     // eslint-disable-next-line @typescript-eslint/no-misused-promises -- emitAsync awaits a listener's promise
-    emitter.on('skill.rated', async (event: unknown) => {
+    emitter.on('skill.rated', async (event: DomainEvent) => {
       await new Promise((resolve) => setImmediate(resolve));
+      event.whenCommitted(fannedOut);
       received.push(event);
     });
-    const record = jest.fn();
+    const recordWithCommit = jest.fn();
     const occurredAt = new Date('2026-01-31T09:00:00.000Z');
-    await domainEvents(emitter, record).publish(
+    await domainEvents(emitter, recordWithCommit).publish(
       inTransaction,
       'org',
       'skill.rated',
       { employeeId: 'e', rating },
       occurredAt,
     );
-    expect(record).toHaveBeenCalledWith(
+    expect(recordWithCommit).toHaveBeenCalledWith(
       'org',
-      { name: 'skill.rated', occurredAt, data: { employeeId: 'e', rating }, changes: undefined, ...origin },
+      [{ name: 'skill.rated', occurredAt, data: { employeeId: 'e', rating }, changes: undefined, ...origin }],
       inTransaction,
+      expect.any(Function),
     );
     expect(received).toEqual([
-      expect.objectContaining({ id: 'event-id', name: 'skill.rated', organisationId: 'org', recordedAt, fannedOut: 2 }),
+      expect.objectContaining({ id: 'id-1', name: 'skill.rated', organisationId: 'org', recordedAt }),
     ]);
+    expect(fannedOut).not.toHaveBeenCalled();
+    commitOf(recordWithCommit)(2);
+    expect(fannedOut).toHaveBeenCalledWith(2);
   });
 
   it('refuses to publish with a manager that is not in a running transaction, and records and emits nothing', async () => {
@@ -99,27 +110,18 @@ describe('DomainEvents', () => {
       { name: 'skill.rated' as const, data: { employeeId: 'e1', rating }, occurredAt: at },
       { name: 'skill.rated' as const, data: { employeeId: 'e2', rating }, occurredAt: at },
     ];
-    const recordMany = jest.fn().mockResolvedValue({
-      events: [
-        { id: 'id-1', createdAt: recordedAt },
-        { id: 'id-2', createdAt: recordedAt },
-      ],
-      fannedOut: 3,
-    });
-    const database = {
-      inTransaction: (manager: EntityManager) => manager === inTransaction,
-      originOf: () => origin,
-    } as unknown as Database;
-    const publisher = new DomainEvents(emitter, database, { recordMany } as unknown as EventsRepository);
+    const recordWithCommit = jest.fn();
+    const publisher = domainEvents(emitter, recordWithCommit);
     await publisher.publishMany(inTransaction, 'org', []);
     await publisher.publishMany(inTransaction, 'org', events);
-    expect(recordMany).toHaveBeenCalledWith(
+    expect(recordWithCommit).toHaveBeenCalledWith(
       'org',
       [
         { ...events[0], ...origin },
         { ...events[1], ...origin },
       ],
       inTransaction,
+      expect.any(Function),
     );
     expect(batches).toEqual([
       {
@@ -128,10 +130,14 @@ describe('DomainEvents', () => {
           { ...events[0], id: 'id-1', recordedAt },
           { ...events[1], id: 'id-2', recordedAt },
         ],
-        fannedOut: 3,
         manager: inTransaction,
+        whenCommitted: expect.any(Function),
       },
     ]);
+    const fannedOut = jest.fn();
+    (batches[0] as DomainEventBatch).whenCommitted(fannedOut);
+    commitOf(recordWithCommit)(3);
+    expect(fannedOut).toHaveBeenCalledWith(3);
     await expect(publisher.publishMany({} as EntityManager, 'org', events)).rejects.toThrow('outside a transaction');
   });
 });

@@ -4,7 +4,7 @@ import type { EntityManager } from 'typeorm';
 import { Database } from '../database/database';
 import type { ChangeOrigin } from '../database/write-context';
 import type { Changes } from './changes';
-import { EventsRepository } from './events.repository';
+import { EventsRepository, NewEvent, RecordedEvent } from './events.repository';
 
 /**
  * The payload (`data`) of each event the service emits, as docs/api-decisions.md maps them. Empty here:
@@ -49,11 +49,18 @@ export interface DomainEvent<K extends DomainEventName = DomainEventName> {
   data: DomainEventMap[K];
   /** When the event was recorded. */
   recordedAt: Date;
-  /** How many rows the fan-out (EventFanOut: webhooks' deliveries) wrote with the event. */
-  fannedOut: number;
   /** The transaction of the change: listeners write with it, so they commit or roll back with the change. */
   manager: EntityManager;
+  /** Runs `callback` once the change commits, with how many rows the fan-out wrote with the event (see FanOutCount). */
+  whenCommitted: FanOutCount;
 }
+
+/**
+ * The event row and its fan-out (EventFanOut: webhooks' deliveries) go to the database with the change's
+ * COMMIT, so how many rows the fan-out wrote is known only once the change has committed: a listener asks to
+ * be told then. Never called when the change rolls back.
+ */
+export type FanOutCount = (callback: (fannedOut: number) => void) => void;
 
 /** One event of a batch: what `publish` takes, for each of many changes of one transaction. */
 export type PublishedEvent = {
@@ -70,12 +77,15 @@ export interface DomainEventBatch {
   organisationId: string;
   /** In the order the changes were made, each with the id and time the event store recorded it under. */
   events: Array<PublishedEvent & { id: string; recordedAt: Date }>;
-  /** How many rows the fan-out wrote with all of them. */
-  fannedOut: number;
   manager: EntityManager;
+  /** Runs `callback` once the change commits, with how many rows the fan-out wrote with all of them. */
+  whenCommitted: FanOutCount;
 }
 
-/** Records domain events in the event store inside the writing transaction, then emits them to the listeners. */
+/**
+ * Records domain events in the event store with the writing transaction's COMMIT (one round trip for both), and
+ * emits them to the listeners meanwhile.
+ */
 @Injectable()
 export class DomainEvents {
   constructor(
@@ -99,22 +109,16 @@ export class DomainEvents {
     occurredAt: Date = new Date(),
     changes?: Changes,
   ): Promise<void> {
-    const origin = this.originIn(manager, name);
-    const recorded = await this.events.record(organisationId, { name, occurredAt, data, changes, ...origin }, manager);
-    const { id, createdAt: recordedAt, fannedOut } = recorded;
-    const event: DomainEvent<K> = { id, name, organisationId, occurredAt, data, recordedAt, fannedOut, manager };
+    const { recorded, whenCommitted } = this.record(manager, organisationId, [{ name, occurredAt, data, changes }]);
+    const [{ id, createdAt: recordedAt }] = recorded;
+    const event: DomainEvent<K> = { id, name, organisationId, occurredAt, data, recordedAt, manager, whenCommitted };
     await this.emitter.emitAsync(name, event);
   }
 
   /** As publish for each event in order, recorded in one statement and emitted once: listeners fan out set-based. */
   async publishMany(manager: EntityManager, organisationId: string, events: PublishedEvent[]): Promise<void> {
     if (events.length === 0) return;
-    const origin = this.originIn(manager, events[0].name);
-    const { events: recorded, fannedOut } = await this.events.recordMany(
-      organisationId,
-      events.map((event) => ({ ...event, ...origin })),
-      manager,
-    );
+    const { recorded, whenCommitted } = this.record(manager, organisationId, events);
     const batch: DomainEventBatch = {
       organisationId,
       events: events.map((event, index) => ({
@@ -122,10 +126,27 @@ export class DomainEvents {
         id: recorded[index].id,
         recordedAt: recorded[index].createdAt,
       })),
-      fannedOut,
       manager,
+      whenCommitted,
     };
     await this.emitter.emitAsync(DOMAIN_EVENT_BATCH, batch);
+  }
+
+  /** Records `events` with the COMMIT of the transaction of `manager`, with its origin. */
+  private record(
+    manager: EntityManager,
+    organisationId: string,
+    events: Array<Omit<NewEvent, keyof ChangeOrigin>>,
+  ): { recorded: RecordedEvent[]; whenCommitted: FanOutCount } {
+    const origin = this.originIn(manager, events[0].name);
+    const callbacks: Array<(fannedOut: number) => void> = [];
+    const recorded = this.events.recordWithCommit(
+      organisationId,
+      events.map((event) => ({ ...event, ...origin })),
+      manager,
+      (fannedOut) => callbacks.forEach((callback) => callback(fannedOut)),
+    );
+    return { recorded, whenCommitted: (callback) => callbacks.push(callback) };
   }
 
   /**

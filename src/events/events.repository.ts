@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { SqlConditions } from '../common/sql-conditions';
 import { newId } from '../common/uuid';
-import { Database } from '../database/database';
+import { Database, Statement } from '../database/database';
 import type { Actor } from '../database/write-context';
 import type { Changes } from './changes';
 
@@ -40,12 +40,6 @@ export interface RecordedEvent {
   body: Buffer;
   /** When it was recorded: the age retention goes by. */
   createdAt: Date;
-}
-
-/** What one recording statement wrote: the events, in order, and how many rows the fan-out wrote with them. */
-export interface Recording {
-  events: RecordedEvent[];
-  fannedOut: number;
 }
 
 /** Where a reader stands in the feed: the order is (txid, id). */
@@ -90,43 +84,56 @@ export class EventsRepository {
     this.fanOut = fanOut;
   }
 
-  /** Records `event` with a new id, with `manager`: the transaction of the change it tells of; as recordMany. */
-  async record(
-    organisationId: string,
-    event: NewEvent,
-    manager?: EntityManager,
-  ): Promise<RecordedEvent & { fannedOut: number }> {
-    const { events, fannedOut } = await this.recordMany(organisationId, [event], manager);
-    return { ...events[0], fannedOut };
+  /**
+   * Records `event` with a new id now, and the fan-out of it, with `manager`: for a row that later statements
+   * of the transaction refer to (the webhook test's delivery). A change's events go with its COMMIT instead
+   * (recordWithCommit).
+   */
+  async record(organisationId: string, event: NewEvent, manager?: EntityManager): Promise<RecordedEvent> {
+    const { statement, events } = this.recording(organisationId, [event]);
+    await this.database.manager(manager).query(statement.text, statement.values);
+    return events[0];
   }
 
   /**
-   * Records `events` in order, each with a new id, and the fan-out of them, in one statement with `manager`:
-   * the transaction of the changes they tell of.
+   * Records `events` in order, each with a new id, and the fan-out of them, in one statement sent with the
+   * COMMIT of the transaction of `manager` (the changes they tell of): no round trip of their own. Answers
+   * the events as they will be stored; once the transaction commits, `committed` gets how many rows the
+   * fan-out wrote with them.
    */
-  async recordMany(organisationId: string, events: NewEvent[], manager?: EntityManager): Promise<Recording> {
+  recordWithCommit(
+    organisationId: string,
+    events: NewEvent[],
+    manager: EntityManager,
+    committed: (fannedOut: number) => void,
+  ): RecordedEvent[] {
+    const { statement, events: recorded } = this.recording(organisationId, events);
+    this.database.sendWithCommit<{ fannedOut: number }>(manager, statement, ([{ fannedOut }]) => committed(fannedOut));
+    return recorded;
+  }
+
+  /** The one statement that records `events` and their fan-out, answering how many rows the fan-out wrote. */
+  private recording(organisationId: string, events: NewEvent[]): { statement: Statement; events: RecordedEvent[] } {
     const createdAt = new Date();
     const recorded = events.map((event) => ({ id: newId(), name: event.name, body: eventBody(event), createdAt }));
-    const [{ fannedOut }]: Array<{ fannedOut: number }> = await this.database.manager(manager).query(
-      `WITH recorded AS (
+    const text = `WITH recorded AS (
          INSERT INTO events (id, organisation_id, event, occurred_at, body, created_at, traceparent)
          SELECT id, $1, event, occurred_at, body, $6, traceparent
            FROM unnest($2::uuid[], $3::text[], $4::timestamptz[], $5::bytea[], $7::varchar[])
                 AS v(id, event, occurred_at, body, traceparent)
          RETURNING id, organisation_id, event, created_at
        ), fanned_out AS (${this.fanOut.sql})
-       SELECT count(*)::integer AS "fannedOut" FROM fanned_out`,
-      [
-        organisationId,
-        recorded.map((event) => event.id),
-        recorded.map((event) => event.name),
-        events.map((event) => event.occurredAt),
-        recorded.map((event) => event.body),
-        createdAt,
-        events.map((event) => event.traceparent),
-      ],
-    );
-    return { events: recorded, fannedOut };
+       SELECT count(*)::integer AS "fannedOut" FROM fanned_out`;
+    const values = [
+      organisationId,
+      recorded.map((event) => event.id),
+      recorded.map((event) => event.name),
+      events.map((event) => event.occurredAt),
+      recorded.map((event) => event.body),
+      createdAt,
+      events.map((event) => event.traceparent),
+    ];
+    return { statement: { text, values }, events: recorded };
   }
 
   /** The position of a listed event of the organisation; null when it has no such event (any more). */

@@ -16,7 +16,8 @@ import { WebhookDispatcher } from './webhook-dispatcher';
  */
 @Injectable()
 export class WebhookCommitWatcher {
-  private readonly announce: () => void;
+  /** Announces deliveries a transaction has committed. */
+  readonly announce: () => void;
 
   constructor(
     @InjectDataSource() dataSource: DataSource,

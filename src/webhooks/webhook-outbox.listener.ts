@@ -11,8 +11,8 @@ const OnEveryDomainEvent = () =>
 
 /**
  * Queues the deliveries of every recorded domain event to the subscribed endpoints, inside the transaction of
- * the change that caused it: the fan-out joins the statement that records the events (one round trip for an
- * event and its deliveries), and once the change commits the commit watcher announces the deliveries.
+ * the change that caused it: the fan-out joins the statement that records the events, which travels with the
+ * change's COMMIT; once the change has committed with deliveries, the commit watcher announces them.
  */
 @Injectable()
 export class WebhookOutboxListener implements OnModuleInit {
@@ -27,11 +27,15 @@ export class WebhookOutboxListener implements OnModuleInit {
 
   @OnEveryDomainEvent()
   watch(event: DomainEvent): void {
-    if (event.fannedOut > 0) this.commitWatcher.watch(event.manager);
+    event.whenCommitted(this.announceDeliveries);
   }
 
   @OnEvent(DOMAIN_EVENT_BATCH, { suppressErrors: false })
   watchBatch(batch: DomainEventBatch): void {
-    if (batch.fannedOut > 0) this.commitWatcher.watch(batch.manager);
+    batch.whenCommitted(this.announceDeliveries);
   }
+
+  private readonly announceDeliveries = (fannedOut: number): void => {
+    if (fannedOut > 0) this.commitWatcher.announce();
+  };
 }

@@ -1,5 +1,6 @@
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { Client } from 'pg';
+import type { EntityManager } from 'typeorm';
 import { newId } from '../../src/common/uuid';
 import { Database } from '../../src/database/database';
 import { cliWrite } from '../../src/database/write-context';
@@ -268,6 +269,12 @@ describe('events feed: GET /events', () => {
     expect(response.body.error.code).toBe('UNAUTHORIZED');
   });
 
+  /**
+   * What a change's own write does before it publishes: takes the transaction's id, which its events are
+   * listed by. The event's row itself goes with the COMMIT.
+   */
+  const takeTransactionId = (manager: EntityManager) => manager.query('SELECT pg_current_xact_id()');
+
   itWithConcurrentSessions(
     `lists an event only once every older transaction has ended, so one committed later never sorts before those listed ${NEEDS_A_SERVER}`,
     async () => {
@@ -281,6 +288,7 @@ describe('events feed: GET /events', () => {
       let slowRecorded!: () => void;
       const slowHasRecorded = new Promise<void>((resolve) => (slowRecorded = resolve));
       const slow = app.get(Database).transaction(async (manager) => {
+        await takeTransactionId(manager);
         await app.get(DomainEvents).publish(manager, own.organisationId, 'employee.created', { mark: 'slow' } as never);
         slowRecorded();
         await slowMayCommit;
@@ -317,6 +325,7 @@ describe('events feed: GET /events', () => {
             // The event's id (a UUID v7) is made now; the commit comes after a random pause, so transactions
             // commit in another order than their ids, and overlap.
             await writers.get(Database).transaction(async (manager) => {
+              await takeTransactionId(manager);
               await writers
                 .get(DomainEvents)
                 .publish(manager, own.organisationId, 'skill.rated', { mark: `${writer}-${n}` } as never);
