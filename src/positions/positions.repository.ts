@@ -308,8 +308,9 @@ export class PositionsRepository {
    * One page of the organisation's employees ranked for the required skills of a position: totalGap ascending,
    * then matchedSkills descending, then employee id, each with its latest scores on those skills (by skill id).
    * Every employee starts at the totals of "no rating at all" (`unrated`, from the same gap definition); each
-   * rated required skill moves them by the difference of its gap. So only the required skills' person_skills
-   * rows with a kept latest score are read (an index-only range of person_skills_skill_score_idx per skill),
+   * rated required skill moves them by the difference of its gap. A latest score of 0 moves nothing (the gap
+   * counts no rating as 0), so only the required skills' person_skills rows with a kept latest score above 0
+   * are read (an index-only range of person_skills_skill_score_idx per skill, a sixth fewer rows on the bench),
    * summed per employee in one hash aggregate and cut by a top-N sort (see ratedInOrder for isActive). The
    * employees no such row moves all tie at `unrated`: they come in id order from employees_organisation_id_idx,
    * as far as the page needs, and the two ordered streams are merged, so no step reads or sorts all employees.
@@ -338,7 +339,7 @@ export class PositionsRepository {
                 $7::int + sum((${gap} = 0)::int - rs.unrated_matched)::int AS matched
            FROM required rs
            JOIN person_skills ps
-             ON ps.organisation_id = $1 AND ps.skill_id = rs.skill_id AND ps.latest_score IS NOT NULL
+             ON ps.organisation_id = $1 AND ps.skill_id = rs.skill_id AND ps.latest_score > 0
           GROUP BY ps.employee_id
        ), ${ratedInOrder(isActive, after('r.total_gap', 'r.matched', 'r.employee_id'))}
        ), ranked AS (
@@ -351,7 +352,7 @@ export class PositionsRepository {
              -- turning it into a merge anti join, which would read that index from its start up to a cursor.
              AND NOT EXISTS (SELECT 1 FROM person_skills ps
                               WHERE ps.employee_id = e.id AND ps.skill_id = ANY($2::uuid[])
-                                AND ps.latest_score IS NOT NULL OFFSET 0)
+                                AND ps.latest_score > 0 OFFSET 0)
              ${after('$6::int', '$7::int', 'e.id')}
            ORDER BY e.id
            LIMIT $4::bigint + $5::bigint)
