@@ -152,10 +152,14 @@ async function rate(organisationId: string, employeeId: string, input: Record<st
       throw new HttpError(400, 'VALIDATION_ERROR');
     }
     const now = new Date();
+    const ratingId = uuidv7();
+    // As the service: a new link holds its first rating as the latest already, so the trigger updates nothing.
     let personSkill = await client.query(
-      `INSERT INTO person_skills (id, organisation_id, employee_id, skill_id, created_at) VALUES ($1, $2, $3, $4, $5)
+      `INSERT INTO person_skills (id, organisation_id, employee_id, skill_id, created_at,
+                                  latest_rating_id, latest_score, latest_rated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $5)
        ON CONFLICT (employee_id, skill_id) DO NOTHING RETURNING id`,
-      [uuidv7(), organisationId, employeeId, skillId, now],
+      [uuidv7(), organisationId, employeeId, skillId, now, ratingId, score],
     );
     if (personSkill.rows.length === 0) {
       personSkill = await client.query(
@@ -164,7 +168,7 @@ async function rate(organisationId: string, employeeId: string, input: Record<st
       );
     }
     const rating = {
-      ratingId: uuidv7(),
+      ratingId,
       personSkillId: personSkill.rows[0].id as string,
       skillId,
       skillName: skill.name as string,

@@ -32,6 +32,16 @@ export type LatestScores = Map<string, Map<string, number>>;
 /** A rating about to be written; its PersonSkill is found or created by the insert. */
 export type NewRating = Omit<RatingRecord, 'personSkillId' | 'skillName'>;
 
+/**
+ * Whether `rating` is later than `than` in the order that decides a person skill's latest rating: createdAt,
+ * then the larger id (the trigger person_skills_keep_latest_rating compares the same, uuids byte by byte as
+ * their lower-case text sorts).
+ */
+function isLater(rating: NewRating, than: NewRating): boolean {
+  const difference = rating.createdAt.getTime() - than.createdAt.getTime();
+  return difference !== 0 ? difference > 0 : rating.ratingId.toLowerCase() > than.ratingId.toLowerCase();
+}
+
 /** Which of a skill's employees GET /skills/{id}/employees shows. */
 export interface SkillEmployeeFilters {
   minScore?: number;
@@ -196,15 +206,24 @@ export class RatingsRepository {
     manager?: EntityManager,
   ): Promise<Map<string, string>> {
     if (ratings.length === 0) return new Map();
-    const pairs = new Map<string, { employeeId: string; skillId: string }>();
-    for (const { employeeId, skillId } of ratings) pairs.set(`${employeeId}/${skillId}`, { employeeId, skillId });
-    const links = [...pairs.values()];
+    // Each pair's latest rating of the batch: a link created here holds it already (see insert).
+    const latestOfPair = new Map<string, NewRating & { employeeId: string }>();
+    for (const rating of ratings) {
+      const pair = `${rating.employeeId}/${rating.skillId}`;
+      const kept = latestOfPair.get(pair);
+      if (!kept || isLater(rating, kept)) latestOfPair.set(pair, rating);
+    }
+    const links = [...latestOfPair.values()];
     const rows = await this.database.manager(manager).query<{ ratingId: string; personSkillId: string }[]>(
       `WITH pair AS (
-         SELECT * FROM unnest($2::uuid[], $3::uuid[], $4::uuid[]) AS p(id, employee_id, skill_id)
+         SELECT * FROM unnest($2::uuid[], $3::uuid[], $4::uuid[], $13::uuid[], $14::int[], $15::timestamptz[])
+                    AS p(id, employee_id, skill_id, latest_rating_id, latest_score, latest_rated_at)
        ), created AS (
-         INSERT INTO person_skills (id, organisation_id, employee_id, skill_id, created_at)
-         SELECT pair.id, $1, pair.employee_id, pair.skill_id, $5 FROM pair
+         INSERT INTO person_skills (id, organisation_id, employee_id, skill_id, created_at,
+                                    latest_rating_id, latest_score, latest_rated_at)
+         SELECT pair.id, $1, pair.employee_id, pair.skill_id, $5,
+                pair.latest_rating_id, pair.latest_score, pair.latest_rated_at
+           FROM pair
          ON CONFLICT (employee_id, skill_id) DO NOTHING
          RETURNING id, employee_id, skill_id
        ), existing AS (
@@ -236,6 +255,9 @@ export class RatingsRepository {
         ratings.map((rating) => rating.ratingType),
         ratings.map((rating) => rating.comment),
         ratings.map((rating) => rating.createdAt),
+        links.map((link) => link.ratingId),
+        links.map((link) => link.score),
+        links.map((link) => link.createdAt),
       ],
     );
     return new Map(rows.map((row) => [row.ratingId, row.personSkillId]));
@@ -254,8 +276,11 @@ export class RatingsRepository {
   ): Promise<string> {
     const [inserted] = await this.database.manager(manager).query<{ personSkillId: string }[]>(
       `WITH created AS (
-         INSERT INTO person_skills (id, organisation_id, employee_id, skill_id, created_at)
-         VALUES ($1, $2, $3, $4, $5)
+         -- Created with this rating as its latest, so the trigger that keeps it has nothing to update: the new
+         -- row gets no second version (its score is indexed: every index of person_skills would take one).
+         INSERT INTO person_skills (id, organisation_id, employee_id, skill_id, created_at,
+                                    latest_rating_id, latest_score, latest_rated_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $5)
          ON CONFLICT (employee_id, skill_id) DO NOTHING
          RETURNING id
        ), existing AS (

@@ -381,6 +381,34 @@ describe('bulk upsert', () => {
       ]);
     });
 
+    it('keeps the latest of several ratings that create one employee skill: the newest, then the larger id', async () => {
+      const employee = await createEmployee(app, tenant);
+      const skill = await createSkill(app, tenant);
+      const scores = [1, 5, 0, 3, 2];
+      const response = await post<BulkItemResultResponse[]>('/ratings/bulk', {
+        items: scores.map((score) => ({ employeeId: employee.id, skillId: skill.id, score, ratingType: 'LLM_RATING' })),
+      }).expect(200);
+      const ratings = (await get<RatingResponse[]>(`/employees/${employee.id}/ratings`).expect(200)).body.data;
+      expect(ratings.map((rating) => rating.ratingId).sort()).toEqual(
+        response.body.data.map((result) => result.id!).sort(),
+      );
+      // A bulk request's ratings share one createdAt, so the larger id decides.
+      const latest = ratings.reduce((kept, rating) =>
+        rating.createdAt > kept.createdAt || (rating.createdAt === kept.createdAt && rating.ratingId > kept.ratingId)
+          ? rating
+          : kept,
+      );
+      const holders = await get<Array<{ employee: { id: string }; latestRating: RatingResponse | null }>>(
+        `/skills/${skill.id}/employees`,
+      ).expect(200);
+      expect(holders.body.data).toEqual([
+        expect.objectContaining({
+          employee: expect.objectContaining({ id: employee.id }),
+          latestRating: expect.objectContaining({ ratingId: latest.ratingId, score: latest.score }),
+        }),
+      ]);
+    });
+
     it("fails an unknown or another organisation's employee or skill with NOT_FOUND, without leaking it", async () => {
       const employee = await createEmployee(app, tenant);
       const skill = await createSkill(app, tenant);
