@@ -1,6 +1,7 @@
 import { Agent, request } from 'node:https';
 import { isIP } from 'node:net';
 import { performance } from 'node:perf_hooks';
+import { createSecureContext } from 'node:tls';
 import { Inject, Injectable, OnApplicationShutdown, Optional } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../config/config';
 import { BlockedAddressError, isPublicAddress, publicOnlyLookup } from './address-policy';
@@ -52,7 +53,9 @@ export class WebhookSender implements OnApplicationShutdown {
       // Reuse connections to busy receivers, but drop idle ones before a receiver's own keep-alive timeout does.
       keepAlive: true,
       timeout: 1000,
-      ca: tls?.ca,
+      // One TLS context for every connection: without it each new one builds its own from the trusted
+      // certificates (~0.25 ms with the default roots, ~20 ms with a CA bundle), as receivers that close come back.
+      secureContext: createSecureContext(tls ? { ca: tls.ca } : {}),
       lookup: config.webhookAllowPrivateNetworks ? undefined : publicOnlyLookup(),
     });
   }
