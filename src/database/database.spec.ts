@@ -95,6 +95,18 @@ describe('Database', () => {
     expect(failed).toEqual(['START TRANSACTION', 'INSERT kept', 'COMMIT', '(rolled back)', 'release']);
   });
 
+  it('lets the rows of held statements register after-commit callbacks, each run once', async () => {
+    const log: string[] = [];
+    const database = new Database(fakeDataSource(log));
+    const announce = () => log.push('announce');
+    await database.transaction(async (manager) => {
+      for (const text of ['INSERT event 1', 'INSERT event 2']) {
+        database.sendWithCommit(manager, { text, values: [] }, () => database.afterCommit(manager, announce));
+      }
+    });
+    expect(log).toEqual(['START TRANSACTION', 'INSERT event 1', 'INSERT event 2', 'COMMIT', 'announce', 'release']);
+  });
+
   it('drops the callbacks of a transaction that rolls back', async () => {
     const log: string[] = [];
     const database = new Database(fakeDataSource(log));

@@ -108,7 +108,8 @@ export class Database {
   /**
    * Sends `statement` in the running transaction of `manager` together with its COMMIT, one round trip for
    * both: when it fails the transaction rolls back and `transaction()` throws; once the transaction has
-   * committed, `committed` gets its rows, before the afterCommit callbacks run. Statements go in the order
+   * committed, `committed` gets its rows, before the afterCommit callbacks run (so it may still register one
+   * with `afterCommit(manager, …)`, run once however often it is registered). Statements go in the order
    * given, after all the work, savepoints released or rolled back: a statement held inside a savepoint that
    * rolls back is sent all the same, so hold none there.
    */

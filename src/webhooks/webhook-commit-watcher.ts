@@ -16,8 +16,7 @@ import { WebhookDispatcher } from './webhook-dispatcher';
  */
 @Injectable()
 export class WebhookCommitWatcher {
-  /** Announces deliveries a transaction has committed. */
-  readonly announce: () => void;
+  private readonly announce: () => void;
 
   constructor(
     @InjectDataSource() dataSource: DataSource,

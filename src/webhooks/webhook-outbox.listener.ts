@@ -27,15 +27,18 @@ export class WebhookOutboxListener implements OnModuleInit {
 
   @OnEveryDomainEvent()
   watch(event: DomainEvent): void {
-    event.whenCommitted(this.announceDeliveries);
+    this.watchDeliveries(event);
   }
 
   @OnEvent(DOMAIN_EVENT_BATCH, { suppressErrors: false })
   watchBatch(batch: DomainEventBatch): void {
-    batch.whenCommitted(this.announceDeliveries);
+    this.watchDeliveries(batch);
   }
 
-  private readonly announceDeliveries = (fannedOut: number): void => {
-    if (fannedOut > 0) this.commitWatcher.announce();
-  };
+  /** Through the commit watcher, so a transaction of many events is announced once. */
+  private watchDeliveries({ manager, whenCommitted }: DomainEvent | DomainEventBatch): void {
+    whenCommitted((fannedOut) => {
+      if (fannedOut > 0) this.commitWatcher.watch(manager);
+    });
+  }
 }
