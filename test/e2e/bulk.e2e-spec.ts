@@ -7,6 +7,7 @@ import { RatingResponse } from '../../src/ratings/dto/rating.response';
 import { SkillResponse } from '../../src/skills/dto/skill.response';
 import { apiClient } from '../support/api-client';
 import { createTenant, createTestApp, dataSourceOf, TEST_WEBHOOK_SECRET_KEY, TestTenant } from '../support/app';
+import { readFeed } from '../support/event-feed';
 import { EventRecorder } from '../support/event-recorder';
 import { createEmployee, createSkill, unique } from '../support/people.factory';
 import { itIfPostgres } from '../support/requirements';
@@ -278,13 +279,16 @@ describe('bulk upsert', () => {
       await post('/webhooks', { url: 'https://127.0.0.1:1/ping', events: ['employee.created'] }).expect(201);
       const items = Array.from({ length: 5 }, () => employeeItem());
       const response = await post<BulkItemResultResponse[]>('/employees/bulk', { items }).expect(200);
-      const feed = await get<{ id: string; event: string; data: EmployeeResponse }[]>('/events?limit=100').expect(200);
-      expect(feed.body.data.map((event) => event.data.id)).toEqual(response.body.data.map((result) => result.id));
+      const feed = await readFeed<{ id: string; event: string; data: EmployeeResponse }>(
+        async (query) => (await get(`/events${query}`).expect(200)).body,
+        (events) => events.length >= items.length,
+      );
+      expect(feed.map((event) => event.data.id)).toEqual(response.body.data.map((result) => result.id));
       const deliveries: { event_id: string }[] = await dataSourceOf(app).query(
         `SELECT event_id FROM webhook_deliveries WHERE organisation_id = $1 ORDER BY event_id`,
         [tenant.organisationId],
       );
-      expect(deliveries.map((delivery) => delivery.event_id)).toEqual(feed.body.data.map((event) => event.id));
+      expect(deliveries.map((delivery) => delivery.event_id)).toEqual(feed.map((event) => event.id));
     });
   });
 

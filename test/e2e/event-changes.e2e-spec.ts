@@ -2,6 +2,7 @@ import { NestExpressApplication } from '@nestjs/platform-express';
 import { AppConfig } from '../../src/config/config';
 import { apiClient } from '../support/api-client';
 import { createTenant, createTestApp, TestTenant } from '../support/app';
+import { readFeed } from '../support/event-feed';
 import { testCertificate, TrustCertificateModule } from '../support/tls';
 import { WebhookReceiver } from '../support/webhook-receiver';
 
@@ -38,26 +39,12 @@ describe('every change in the feed: feed-only events, changes, actor, requestId,
       () => who,
     );
 
-  /**
-   * Every event of the organisation, paging with `after`, once `count` are listed: an event is listed only once
-   * every older transaction of the database server has ended, which may take a moment while other files write.
-   */
-  async function feed(who: TestTenant, count: number): Promise<FeedEvent[]> {
-    const deadline = Date.now() + 20_000;
-    for (;;) {
-      const events: FeedEvent[] = [];
-      let after = '';
-      for (;;) {
-        const { data, meta } = (await as(who).get(`/events?limit=100${after}`).expect(200)).body;
-        events.push(...(data as FeedEvent[]));
-        if (!meta.hasMore) break;
-        after = `&after=${meta.nextAfter}`;
-      }
-      if (events.length >= count) return events;
-      if (Date.now() > deadline) throw new Error(`the feed did not list ${count} events: ${JSON.stringify(events)}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
+  /** Every event of the organisation, once `count` are listed (see readFeed). */
+  const feed = (who: TestTenant, count: number) =>
+    readFeed<FeedEvent>(
+      async (query) => (await as(who).get(`/events${query}`).expect(200)).body,
+      (events) => events.length >= count,
+    );
 
   const byApiKey = (who: TestTenant) => ({ type: 'api_key', id: who.keyId });
 

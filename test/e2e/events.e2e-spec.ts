@@ -9,6 +9,7 @@ import { RetentionJob, RetentionReport } from '../../src/retention/retention.job
 import { apiClient } from '../support/api-client';
 import { createTenant, createTestApp, dataSourceOf, TestTenant } from '../support/app';
 import { itWithConcurrentSessions, NEEDS_A_SERVER } from '../support/database-kind';
+import { readFeed } from '../support/event-feed';
 
 interface FeedEvent {
   id: string;
@@ -55,27 +56,9 @@ describe('events feed: GET /events', () => {
   const page = async (who: TestTenant, query = ''): Promise<FeedPage> =>
     (await as(who).get(`/events${query}`).expect(200)).body as FeedPage;
 
-  /**
-   * Every event of the organisation, paging with `after` as a client would, once `ready` holds of them: an event
-   * is listed only once every older transaction of the database server has ended, which may take a moment while
-   * other test files write.
-   */
-  async function readAll(who: TestTenant, ready: (events: FeedEvent[]) => boolean, filter = ''): Promise<FeedEvent[]> {
-    const deadline = Date.now() + 20_000;
-    for (;;) {
-      const events: FeedEvent[] = [];
-      let after = '';
-      for (;;) {
-        const { data, meta } = await page(who, `?limit=100${filter}${after}`);
-        events.push(...data);
-        if (!meta.hasMore) break;
-        after = `&after=${meta.nextAfter}`;
-      }
-      if (ready(events)) return events;
-      if (Date.now() > deadline) throw new Error(`the feed did not become ready: ${JSON.stringify(events)}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
+  /** Every event of the organisation, once `ready` holds of them (see readFeed). */
+  const readAll = (who: TestTenant, ready: (events: FeedEvent[]) => boolean, filter = '') =>
+    readFeed((query) => page(who, query), ready, filter);
 
   const marks = (events: FeedEvent[]) => events.map((event) => event.data.mark);
 
