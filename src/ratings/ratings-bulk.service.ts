@@ -112,7 +112,7 @@ export class RatingsBulkService {
             : found.skillByName.get(input.skillName!.toLowerCase());
         if (skill === undefined) throw new NotFoundError('Skill');
         assertScoreInScale(input.score, skill);
-        planned.push({ outcome, employeeId, skill, rating: newRating(skill, input, createdAt) });
+        planned.push({ outcome, employeeId, skill, rating: newRating(skill.id, input, createdAt) });
       } catch (error) {
         failItemOn(outcome, error);
       }

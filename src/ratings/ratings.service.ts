@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
 import { ListCursors, ListIdentity } from '../common/cursor';
 import { NotFoundError, ValidationError } from '../common/errors';
 import { parseIsoDateTime } from '../common/iso-date-time';
@@ -11,7 +12,7 @@ import { ListRatingsQuery } from './dto/list-ratings.query';
 import { RateSkillDto } from './dto/rate-skill.dto';
 import { RatingRecord, RatingResponse, toRatingResponse } from './dto/rating.response';
 import { newRating } from './new-rating';
-import { RATING_ORDER, RatedSkill, RatingFilters, RatingsRepository } from './ratings.repository';
+import { NewRating, RATING_ORDER, RatedSkill, RatingFilters, RatingsRepository } from './ratings.repository';
 
 @Injectable()
 export class RatingsService {
@@ -35,22 +36,35 @@ export class RatingsService {
     write: WriteContext,
   ): Promise<RatingResponse> {
     return this.database.transaction(async (manager) => {
-      const found = await this.ratings.findSkillToRate(organisationId, employeeId, skillId, manager);
-      // An unknown employee is reported before an unknown skill.
-      if (!found) {
-        await this.employees.assertExists(organisationId, employeeId, manager);
-        throw new NotFoundError('Skill');
-      }
-      if (!found.employeeExists) throw new NotFoundError('Employee');
-      const { skill } = found;
-      assertScoreInScale(input.score, skill);
       const createdAt = new Date();
-      const created = newRating(skill, input, createdAt);
-      const personSkillId = await this.ratings.insert(organisationId, employeeId, created, manager);
-      const rating = toRatingResponse({ ...created, personSkillId, skillName: skill.name });
+      const created = newRating(skillId.toLowerCase(), input, createdAt);
+      // One statement checks and writes; only a rating it did not write pays for the checks one by one.
+      const written =
+        (await this.ratings.insertIfRateable(organisationId, employeeId, created, manager)) ??
+        (await this.checkAndInsert(organisationId, employeeId, created, manager));
+      const rating = toRatingResponse({ ...created, ...written });
       await this.events.publish(manager, organisationId, 'skill.rated', { employeeId, rating }, createdAt);
       return rating;
     }, write);
+  }
+
+  /** The checks of a rating in the order of the contract's errors, then its insert (see RatingsRepository.insert). */
+  private async checkAndInsert(
+    organisationId: string,
+    employeeId: string,
+    rating: NewRating,
+    manager: EntityManager,
+  ): Promise<{ personSkillId: string; skillName: string }> {
+    const found = await this.ratings.findSkillToRate(organisationId, employeeId, rating.skillId, manager);
+    // An unknown employee is reported before an unknown skill.
+    if (!found) {
+      await this.employees.assertExists(organisationId, employeeId, manager);
+      throw new NotFoundError('Skill');
+    }
+    if (!found.employeeExists) throw new NotFoundError('Employee');
+    assertScoreInScale(rating.score, found.skill);
+    const personSkillId = await this.ratings.insert(organisationId, employeeId, rating, manager);
+    return { personSkillId, skillName: found.skill.name };
   }
 
   /**
