@@ -53,8 +53,7 @@ export const DELIVERIES_OF_RECORDED_EVENTS: EventFanOut = {
                recorded.created_at
           FROM recorded
           JOIN (SELECT id, events, created_at FROM webhook_endpoints
-                 WHERE organisation_id IN (SELECT organisation_id FROM recorded)
-                   AND events && ARRAY(SELECT event FROM recorded)::text[]
+                 WHERE organisation_id = $1 AND events && $3::text[]
                  ORDER BY created_at, id
                    FOR KEY SHARE) endpoint ON recorded.event = ANY (endpoint.events)
          ORDER BY recorded.id, endpoint.created_at, endpoint.id
