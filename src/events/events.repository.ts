@@ -24,11 +24,10 @@ export interface NewEvent {
 
 /**
  * Another feature's write in the one statement that records events (webhooks/ queues their deliveries, so an
- * event and its outbox rows cost one round trip): a data-modifying statement over the CTE `recorded` (id,
- * organisation_id, event, created_at of each event just recorded) returning one row per row it writes.
- * Static SQL: it reads what it needs from `recorded`, and may read two parameters, which plan faster than a
- * look-up in `recorded`: `$1`, the organisation (every event recorded together is of one), and `$3`, the
- * events' names (text[]).
+ * event and its outbox rows cost one round trip): an integer SQL expression, evaluated once the events are
+ * written, that writes its rows and answers how many. It may read the statement's parameters `$1`, the
+ * organisation (every event recorded together is of one), `$2` and `$3`, the events' ids (uuid[]) and names
+ * (text[]) in order, and `$6`, when they were recorded (timestamptz).
  */
 export interface EventFanOut {
   readonly sql: string;
@@ -76,8 +75,8 @@ function eventBody(event: NewEvent): Buffer {
  */
 @Injectable()
 export class EventsRepository {
-  /** No fan-out until a feature sets one: a data-modifying WITH that writes nothing. */
-  private fanOut: EventFanOut = { sql: 'SELECT 1 WHERE false' };
+  /** No fan-out until a feature sets one: it writes nothing. */
+  private fanOut: EventFanOut = { sql: '0' };
 
   constructor(private readonly database: Database) {}
 
@@ -123,9 +122,10 @@ export class EventsRepository {
          SELECT id, $1, event, occurred_at, body, $6, traceparent
            FROM unnest($2::uuid[], $3::text[], $4::timestamptz[], $5::bytea[], $7::varchar[])
                 AS v(id, event, occurred_at, body, traceparent)
-         RETURNING id, organisation_id, event, created_at
-       ), fanned_out AS (${this.fanOut.sql})
-       SELECT count(*)::integer AS "fannedOut" FROM fanned_out`;
+         RETURNING id
+       )
+       -- Over the count of the recorded rows, so that the events are written before the fan-out runs.
+       SELECT ${this.fanOut.sql} AS "fannedOut" FROM (SELECT count(*) FROM recorded) AS written`;
     const values = [
       organisationId,
       recorded.map((event) => event.id),

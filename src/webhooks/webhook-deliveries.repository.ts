@@ -44,21 +44,9 @@ const uuidV7Sharing = (parameter: string) =>
 /**
  * The fan-out of recorded events (EventFanOut: it runs in the statement that records them, in the change's
  * transaction): one pending delivery per event and endpoint of the organisation subscribed to it, in event
- * order. The endpoint read holds a key-share lock, so an endpoint deleted concurrently cannot break the
- * change's commit. Each delivery id is a UUID v7 of its event's moment.
+ * order, written by the function webhook_fan_out (migration 1763764000000), whose plan PostgreSQL keeps.
  */
-export const DELIVERIES_OF_RECORDED_EVENTS: EventFanOut = {
-  sql: `INSERT INTO webhook_deliveries (id, organisation_id, endpoint_id, event_id, event, created_at)
-        SELECT ${uuidV7Sharing('recorded.id')}, recorded.organisation_id, endpoint.id, recorded.id, recorded.event,
-               recorded.created_at
-          FROM recorded
-          JOIN (SELECT id, events, created_at FROM webhook_endpoints
-                 WHERE organisation_id = $1 AND events && $3::text[]
-                 ORDER BY created_at, id
-                   FOR KEY SHARE) endpoint ON recorded.event = ANY (endpoint.events)
-         ORDER BY recorded.id, endpoint.created_at, endpoint.id
-        RETURNING id`,
-};
+export const DELIVERIES_OF_RECORDED_EVENTS: EventFanOut = { sql: 'webhook_fan_out($1, $2, $3, $6)' };
 
 /**
  * The outbox: the deliveries of recorded events (events/ records the events), written inside the change's

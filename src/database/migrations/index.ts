@@ -13,6 +13,7 @@ import { EmployeeSearchUpdatedIndex1763763500000 } from './1763763500000-employe
 import { ApiKeyScopes1763763600000 } from './1763763600000-api-key-scopes';
 import { KeptLatestRating1763763800000 } from './1763763800000-kept-latest-rating';
 import { EventTraceparent1763763950000 } from './1763763950000-event-traceparent';
+import { WebhookFanOut1763764000000 } from './1763764000000-webhook-fan-out';
 
 /** Every migration in order; listed rather than globbed so ts-node, Jest and dist load the same set. */
 export const MIGRATIONS = [
@@ -31,4 +32,5 @@ export const MIGRATIONS = [
   ApiKeyScopes1763763600000,
   KeptLatestRating1763763800000,
   EventTraceparent1763763950000,
+  WebhookFanOut1763764000000,
 ];
