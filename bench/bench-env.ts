@@ -30,9 +30,10 @@ export interface BenchKeys {
   webhookEndpoints: Array<{ id: string; url: string; secret: string }>;
 }
 
-export function readBenchKeys(): BenchKeys {
-  if (!existsSync(KEYS_FILE)) throw new Error(`${KEYS_FILE} is missing: run \`npm run bench:seed\` first`);
-  return JSON.parse(readFileSync(KEYS_FILE, 'utf8')) as BenchKeys;
+/** The keys the seed wrote; another seed's when `file` names its keys file. */
+export function readBenchKeys(file = KEYS_FILE): BenchKeys {
+  if (!existsSync(file)) throw new Error(`${file} is missing: run \`npm run bench:seed\` first`);
+  return JSON.parse(readFileSync(file, 'utf8')) as BenchKeys;
 }
 
 /**

@@ -6,15 +6,18 @@
  *   npm run build && cp -r dist bench/tmp/before    # then change the code, and:
  *   npm run build && npx ts-node --transpile-only bench/compare-builds.ts "GET employee by id" bench/tmp/before dist
  *
- * Also prints each build's peak resident set size under the load.
- * Env: COMPARE_SECONDS (8 per round), COMPARE_ROUNDS (3), COMPARE_CONNECTIONS (50). Runs with metrics on and
- * without the dispatcher, on CPU 0, as bench/run.ts runs the API.
+ * A build of another version, whose schema differs, runs on its own seed: `DIR,DATABASE_URL,KEYS_FILE` (a
+ * worktree's dist/, the database its `npm run bench:seed` filled, and the keys that seed wrote).
+ * Prints each build's CPU per request and PostgreSQL's (every postgres process of the machine: what a request
+ * costs the database beside the API, on the same two cores), req/s, p99 and peak resident set size, and the
+ * means. Env: COMPARE_SECONDS (8 per round), COMPARE_ROUNDS (3), COMPARE_CONNECTIONS (50). Runs with metrics
+ * on and without the dispatcher, on CPU 0, as bench/run.ts runs the API.
  */
 import { resolve } from 'node:path';
 import autocannon from 'autocannon';
-import { BENCH_DATABASE_URL, readBenchKeys, serviceEnvironment } from './bench-env';
-import { processCpuSeconds, processRssMb } from './process-cpu';
-import { sampleTargets } from './sample';
+import { BENCH_DATABASE_URL, BenchKeys, readBenchKeys, serviceEnvironment } from './bench-env';
+import { postgresCpuSeconds, processCpuSeconds, processRssMb } from './process-cpu';
+import { Sample, sampleTargets } from './sample';
 import { SCENARIOS } from './scenarios';
 import { answers, startServer, stop } from './servers';
 
@@ -23,23 +26,53 @@ const ROUNDS = Number(process.env.COMPARE_ROUNDS ?? 3);
 const CONNECTIONS = Number(process.env.COMPARE_CONNECTIONS ?? 50);
 const PORT = 3920;
 
+interface Build {
+  /** As given on the command line. */
+  name: string;
+  directory: string;
+  databaseUrl: string;
+  keys: BenchKeys;
+  sample: Sample;
+}
+
+/** One round's figures, per request but req/s. */
+interface Round {
+  apiCpuMs: number;
+  postgresCpuMs: number;
+  requestsPerSecond: number;
+}
+
+async function buildOf(name: string): Promise<Build> {
+  const [directory, databaseUrl = BENCH_DATABASE_URL, keysFile] = name.split(',');
+  const keys = readBenchKeys(keysFile);
+  return { name, directory, databaseUrl, keys, sample: await sampleTargets(databaseUrl, keys) };
+}
+
 async function main(): Promise<void> {
-  const [name, ...builds] = process.argv.slice(2);
-  const scenario = SCENARIOS.find((candidate) => candidate.name === name);
-  if (!scenario || builds.length === 0) throw new Error('Usage: compare-builds.ts SCENARIO BUILD_DIR [BUILD_DIR…]');
-  const keys = readBenchKeys();
-  const sample = await sampleTargets(BENCH_DATABASE_URL, keys);
-  const perBuild = new Map<string, number[]>(builds.map((build) => [build, []]));
+  const [scenarioName, ...names] = process.argv.slice(2);
+  const scenario = SCENARIOS.find((candidate) => candidate.name === scenarioName);
+  if (!scenario || names.length === 0) {
+    throw new Error('Usage: compare-builds.ts SCENARIO BUILD_DIR[,DATABASE_URL,KEYS_FILE] [BUILD_DIR…]');
+  }
+  const builds: Build[] = [];
+  for (const name of names) builds.push(await buildOf(name));
+  const rounds = new Map<string, Round[]>(names.map((name) => [name, []]));
   for (let round = 1; round <= ROUNDS; round++) {
     for (const build of builds) {
       const server = await startServer(
         'compared-build',
-        [resolve(build, 'main.js')],
-        { ...serviceEnvironment(keys), PORT: String(PORT), METRICS_PORT: '9470', DISPATCH_MODE: 'off' },
+        [resolve(build.directory, 'main.js')],
+        {
+          ...serviceEnvironment(build.keys),
+          DATABASE_URL: build.databaseUrl,
+          PORT: String(PORT),
+          METRICS_PORT: '9470',
+          DISPATCH_MODE: 'off',
+        },
         0,
         () => answers(`http://127.0.0.1:${PORT}/health/ready`),
       );
-      const next = scenario.requests(sample);
+      const next = scenario.requests(build.sample);
       const load = (duration: number) =>
         autocannon({
           url: `http://127.0.0.1:${PORT}`,
@@ -49,25 +82,45 @@ async function main(): Promise<void> {
         });
       await load(3); // warm-up: the JIT, the pool, the key cache
       const before = processCpuSeconds(server.pid)!;
+      const postgresBefore = postgresCpuSeconds() ?? 0;
       let peakRssMb = 0;
       const rssSampler = setInterval(() => (peakRssMb = Math.max(peakRssMb, processRssMb(server.pid) ?? 0)), 250);
       const result = await load(SECONDS);
       clearInterval(rssSampler);
-      const cpuMs = ((processCpuSeconds(server.pid)! - before) * 1000) / result.requests.total;
-      perBuild.get(build)!.push(cpuMs);
+      const perRequestMs = (seconds: number) => (seconds * 1000) / result.requests.total;
+      const figures: Round = {
+        apiCpuMs: perRequestMs(processCpuSeconds(server.pid)! - before),
+        postgresCpuMs: perRequestMs((postgresCpuSeconds() ?? 0) - postgresBefore),
+        requestsPerSecond: result.requests.total / result.duration,
+      };
+      rounds.get(build.name)!.push(figures);
       console.log(
-        `round ${round} ${build.padEnd(24)} ${cpuMs.toFixed(3)} ms CPU/request  ` +
-          `${Math.round(result.requests.total / result.duration)} req/s  p99 ${result.latency.p99} ms  ` +
-          `peak RSS ${peakRssMb} MB  non-2xx ${result.non2xx}`,
+        `round ${round} ${build.name.padEnd(24)} ${figures.apiCpuMs.toFixed(3)} ms CPU/request  ` +
+          `PostgreSQL ${figures.postgresCpuMs.toFixed(3)} ms/request  ${Math.round(figures.requestsPerSecond)} req/s  ` +
+          `p99 ${result.latency.p99} ms  peak RSS ${peakRssMb} MB  non-2xx ${result.non2xx}`,
       );
       await stop(server);
     }
   }
-  const [first] = builds;
   const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
-  for (const [build, values] of perBuild) {
-    const change = ((mean(values) / mean(perBuild.get(first)!) - 1) * 100).toFixed(0);
-    console.log(`${build.padEnd(24)} mean ${mean(values).toFixed(3)} ms CPU/request (${change} % against ${first})`);
+  const means = (name: string) => {
+    const of = rounds.get(name)!;
+    return {
+      apiCpuMs: mean(of.map((round) => round.apiCpuMs)),
+      postgresCpuMs: mean(of.map((round) => round.postgresCpuMs)),
+      requestsPerSecond: mean(of.map((round) => round.requestsPerSecond)),
+    };
+  };
+  const first = means(names[0]);
+  const change = (value: number, against: number) => `${((value / against - 1) * 100).toFixed(0)} %`;
+  for (const name of names) {
+    const { apiCpuMs, postgresCpuMs, requestsPerSecond } = means(name);
+    console.log(
+      `${name.padEnd(24)} mean ${apiCpuMs.toFixed(3)} ms CPU/request (${change(apiCpuMs, first.apiCpuMs)}), ` +
+        `PostgreSQL ${postgresCpuMs.toFixed(3)} ms/request (${change(postgresCpuMs, first.postgresCpuMs)}), ` +
+        `${Math.round(requestsPerSecond)} req/s (${change(requestsPerSecond, first.requestsPerSecond)}) ` +
+        `against ${names[0]}`,
+    );
   }
 }
 

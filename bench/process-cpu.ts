@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 
 /** Clock ticks per second of /proc's utime and stime (USER_HZ: 100 on every Linux build Node runs on). */
 const TICKS_PER_SECOND = 100;
@@ -29,4 +29,26 @@ export function processRssMb(pid: number | undefined): number | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * CPU seconds used so far by every PostgreSQL process of this machine (its backends above all): on one machine
+ * with the database, what a request costs the server beside the API; undefined off Linux.
+ */
+export function postgresCpuSeconds(): number | undefined {
+  let pids: string[];
+  try {
+    pids = readdirSync('/proc').filter((name) => /^\d+$/.test(name));
+  } catch {
+    return undefined;
+  }
+  let total = 0;
+  for (const pid of pids) {
+    try {
+      if (readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'postgres') total += processCpuSeconds(Number(pid)) ?? 0;
+    } catch {
+      // The process ended meanwhile.
+    }
+  }
+  return total;
 }
