@@ -8,6 +8,8 @@ export interface Round {
   errors: number;
   /** CPU time of the server's process per request (user + system, ms), when it could be read. */
   cpuMsPerRequest?: number;
+  /** CPU time of every PostgreSQL process of the machine per request (ms): the database's share of the cores. */
+  postgresCpuMsPerRequest?: number;
   /** The service's req/s over the baseline's of the same round. */
   ratioToBaseline: number | null;
   /** What the target's connections waited on (write scenarios only). */
@@ -95,6 +97,7 @@ export function printTable(rows: Row[], webhooks: WebhookRow[]): void {
     'errors',
     'ratio',
     'CPU ms/req',
+    'PG CPU ms/req',
     'waits (avg conns)',
   ];
   const lines = rows.map((row) => [
@@ -107,6 +110,7 @@ export function printTable(rows: Row[], webhooks: WebhookRow[]): void {
     perRound(row.rounds, (round) => round.errors),
     perRound(row.rounds, (round) => round.ratioToBaseline, 2),
     perRound(row.rounds, (round) => round.cpuMsPerRequest ?? null, 2),
+    perRound(row.rounds, (round) => round.postgresCpuMsPerRequest ?? null, 2),
     waitsPerRound(row.rounds),
   ]);
   const widths = header.map((title, column) => Math.max(title.length, ...lines.map((line) => line[column].length)));

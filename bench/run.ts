@@ -21,7 +21,7 @@ import { BENCH_DATABASE_URL, CERT_DIR, readBenchKeys, RESULTS_DIR, serviceEnviro
 import { writeChart } from './chart';
 import { EMBEDDED_EMPLOYEES, seedEmbedded } from './embedded';
 import { topUpEvents } from './events-seed';
-import { processCpuSeconds } from './process-cpu';
+import { postgresCpuSeconds, processCpuSeconds } from './process-cpu';
 import { addRatios, perRound, printTable, Report, Round, Row, Target, WebhookRow } from './report';
 import { Sample, sampleDeltaSyncs, sampleTargets } from './sample';
 import { Scenario, SCENARIOS } from './scenarios';
@@ -303,8 +303,11 @@ async function run(scenario: Scenario, subject: Subject, sample: Sample, connect
       ? await sampleWaits(subject.databaseUrl, subject.applicationName)
       : undefined;
   const cpuBefore = processCpuSeconds(subject.pid);
+  const postgresBefore = postgresCpuSeconds();
   const result = await load(scenario, subject.port, sample, connections, DURATION);
   const cpuAfter = processCpuSeconds(subject.pid);
+  const postgresAfter = postgresCpuSeconds();
+  const perRequestMs = (seconds: number) => Math.round((seconds * 1e5) / result.requests.total) / 100;
   const waits = await stopSampling?.();
   // Requests that timed out are still being worked on by the server: let them finish before the next run.
   if (subject.databaseUrl) await waitForQuietDatabase();
@@ -315,14 +318,15 @@ async function run(scenario: Scenario, subject: Subject, sample: Sample, connect
     errors: result.errors + result.timeouts + result.non2xx,
     ...(cpuBefore !== undefined &&
       cpuAfter !== undefined &&
-      result.requests.total > 0 && {
-        cpuMsPerRequest: Math.round(((cpuAfter - cpuBefore) * 1e5) / result.requests.total) / 100,
-      }),
+      result.requests.total > 0 && { cpuMsPerRequest: perRequestMs(cpuAfter - cpuBefore) }),
+    ...(postgresBefore !== undefined &&
+      postgresAfter !== undefined &&
+      result.requests.total > 0 && { postgresCpuMsPerRequest: perRequestMs(postgresAfter - postgresBefore) }),
     ratioToBaseline: null,
     ...(waits && { waits }),
   };
   console.log(
-    `${subject.target.padEnd(8)} ${scenario.name.padEnd(34)} c=${String(connections).padEnd(3)} ${String(round.requestsPerSecond).padStart(6)} req/s  p50 ${round.p50Ms} ms  p99 ${round.p99Ms} ms  errors ${round.errors}${round.cpuMsPerRequest === undefined ? '' : `  CPU ${round.cpuMsPerRequest} ms/req`}${waits ? `  waits: ${formatWaits(waits) || 'none'}` : ''}`,
+    `${subject.target.padEnd(8)} ${scenario.name.padEnd(34)} c=${String(connections).padEnd(3)} ${String(round.requestsPerSecond).padStart(6)} req/s  p50 ${round.p50Ms} ms  p99 ${round.p99Ms} ms  errors ${round.errors}${round.cpuMsPerRequest === undefined ? '' : `  CPU ${round.cpuMsPerRequest} ms/req`}${round.postgresCpuMsPerRequest === undefined ? '' : `  PostgreSQL ${round.postgresCpuMsPerRequest} ms/req`}${waits ? `  waits: ${formatWaits(waits) || 'none'}` : ''}`,
   );
   return round;
 }
