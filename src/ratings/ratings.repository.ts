@@ -32,6 +32,9 @@ export type LatestScores = Map<string, Map<string, number>>;
 /** A rating about to be written; its PersonSkill is found or created by the insert. */
 export type NewRating = Omit<RatingRecord, 'personSkillId' | 'skillName'>;
 
+/** What writing a NewRating tells of it beside the rating itself. */
+export type WrittenRating = Pick<RatingRecord, 'personSkillId' | 'skillName'>;
+
 /**
  * Whether `rating` is later than `than` in the order that decides a person skill's latest rating: createdAt,
  * then the larger id (the trigger person_skills_keep_latest_rating compares the same, uuids byte by byte as
@@ -275,9 +278,9 @@ export class RatingsRepository {
     employeeId: string,
     rating: NewRating,
     manager?: EntityManager,
-  ): Promise<{ personSkillId: string; skillName: string } | null> {
+  ): Promise<WrittenRating | null> {
     if (!isUuid(rating.skillId)) return null;
-    const [inserted] = await this.database.manager(manager).query<{ personSkillId: string; skillName: string }[]>(
+    const [inserted] = await this.database.manager(manager).query<WrittenRating[]>(
       `WITH skill AS (
          SELECT s.id, s.name FROM skills s
           WHERE s.organisation_id = $2 AND s.id = $4 AND $7 BETWEEN s.rating_scale_min AND s.rating_scale_max

@@ -12,7 +12,14 @@ import { ListRatingsQuery } from './dto/list-ratings.query';
 import { RateSkillDto } from './dto/rate-skill.dto';
 import { RatingRecord, RatingResponse, toRatingResponse } from './dto/rating.response';
 import { newRating } from './new-rating';
-import { NewRating, RATING_ORDER, RatedSkill, RatingFilters, RatingsRepository } from './ratings.repository';
+import {
+  NewRating,
+  RATING_ORDER,
+  RatedSkill,
+  RatingFilters,
+  RatingsRepository,
+  WrittenRating,
+} from './ratings.repository';
 
 @Injectable()
 export class RatingsService {
@@ -54,7 +61,7 @@ export class RatingsService {
     employeeId: string,
     rating: NewRating,
     manager: EntityManager,
-  ): Promise<{ personSkillId: string; skillName: string }> {
+  ): Promise<WrittenRating> {
     const found = await this.ratings.findSkillToRate(organisationId, employeeId, rating.skillId, manager);
     // An unknown employee is reported before an unknown skill.
     if (!found) {
