@@ -241,6 +241,44 @@ describe('webhooks: delivery', () => {
       expect(receiver.on('/foreign')).toEqual([]);
     });
 
+    it("queues one delivery per event of a change and endpoint subscribed to it, each id of its event's moment", async () => {
+      const both = await register(app, tenant, '/fan-both', ['employee.created', 'employee.updated']);
+      const updates = await register(app, tenant, '/fan-updates', ['employee.updated']);
+      const [created, updated] = [newId(), newId()];
+      await app.get(Database).transaction(
+        (manager) =>
+          app.get(DomainEvents).publishMany(manager, tenant.organisationId, [
+            { name: 'employee.created', occurredAt: new Date(), data: { id: created } as never },
+            { name: 'employee.updated', occurredAt: new Date(), data: { id: updated } as never },
+          ]),
+        cliWrite(),
+      );
+      const rows: Array<{ id: string; endpoint_id: string; event_id: string; event: string; body: string }> =
+        await dataSourceOf(app).query(
+          `SELECT d.id, d.endpoint_id, d.event_id, d.event, convert_from(e.body, 'UTF8') AS body
+             FROM webhook_deliveries d JOIN events e ON e.id = d.event_id
+            WHERE d.endpoint_id = ANY ($1)`,
+          [[both, updates]],
+        );
+      const dataId = (row: { body: string }) => (JSON.parse(row.body) as { data: { id: string } }).data.id;
+      const pairs = rows.map((row) => [dataId(row), row.event, row.endpoint_id]);
+      expect(pairs).toHaveLength(3);
+      expect(pairs).toEqual(
+        expect.arrayContaining([
+          [created, 'employee.created', both],
+          [updated, 'employee.updated', both],
+          [updated, 'employee.updated', updates],
+        ]),
+      );
+      // A UUID v7 of its event's moment: the event id's first 8 bytes (time and version), a random tail.
+      for (const row of rows) {
+        expect(row.id).toMatch(UUID);
+        expect(row.id.slice(0, 18)).toBe(row.event_id.slice(0, 18));
+        expect(row.id).not.toBe(row.event_id);
+      }
+      await receiver.waitFor('/fan-updates', 1);
+    });
+
     it('records nothing, neither the event nor its deliveries, for a change that rolls back', async () => {
       const endpointId = await register(app, tenant, '/rolled-back', ['employee.created']);
       await expect(
