@@ -209,7 +209,7 @@ export class RatingsRepository {
     manager?: EntityManager,
   ): Promise<Map<string, string>> {
     if (ratings.length === 0) return new Map();
-    // Each pair's latest rating of the batch: a link created here holds it already (see insert).
+    // Each pair's latest rating of the batch: a link created here holds it already (see insertIfRateable).
     const latestOfPair = new Map<string, NewRating & { employeeId: string }>();
     for (const rating of ratings) {
       const pair = `${rating.employeeId}/${rating.skillId}`;
