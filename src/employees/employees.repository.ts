@@ -3,7 +3,6 @@ import { EntityManager } from 'typeorm';
 import { ListOrder, ListRows, PageWindow, orderByColumns } from '../common/cursor';
 import { NotFoundError } from '../common/errors';
 import { toDateOrNull } from '../common/iso-date-time';
-import { bySkillName, latestRatingOf } from '../common/latest-rating';
 import { escapeLikePattern } from '../common/like-pattern';
 import { mapConstraintErrors } from '../common/postgres-errors';
 import { RatingType } from '../common/rating-types';
@@ -189,25 +188,13 @@ export class EmployeesRepository {
 
   /**
    * The employee joined to its skills (each with its latest rating), in one round trip: one row per
-   * skill, or one row with null skill columns when it has none. Null when there is no such employee.
+   * skill, or one row with null skill columns when it has none. Null when there is no such employee. The
+   * statement is the function `employee_detail` (migration 1763764100000), whose plan the database keeps.
    */
   async findDetail(organisationId: string, id: string, manager?: EntityManager): Promise<EmployeeDetailRecord | null> {
-    const rows = await this.database.manager(manager).query<DetailRow[]>(
-      `SELECT ${employeeColumns('e')}, sk."personSkillId", sk."skillId", sk."skillName", sk.score, sk."ratingType",
-              sk."ratedAt"
-         FROM employees e
-         LEFT JOIN LATERAL (
-              SELECT ps.id AS "personSkillId", s.id AS "skillId", s.name AS "skillName",
-                     latest.score, latest.rating_type AS "ratingType", latest.created_at AS "ratedAt"
-                FROM person_skills ps
-                JOIN skills s ON s.id = ps.skill_id
-                LEFT JOIN LATERAL (${latestRatingOf('ps', 'r.score, r.rating_type, r.created_at')}) latest ON true
-               WHERE ps.organisation_id = e.organisation_id AND ps.employee_id = e.id
-         ) sk ON true
-        WHERE e.organisation_id = $1 AND e.id = $2
-        ORDER BY ${bySkillName('sk."skillName"', 'sk."skillId"')}`,
-      [organisationId, id],
-    );
+    const rows = await this.database
+      .manager(manager)
+      .query<DetailRow[]>('SELECT * FROM employee_detail($1, $2)', [organisationId, id]);
     if (rows.length === 0) return null;
     return {
       employee: rows[0],

@@ -14,6 +14,7 @@ import { ApiKeyScopes1763763600000 } from './1763763600000-api-key-scopes';
 import { KeptLatestRating1763763800000 } from './1763763800000-kept-latest-rating';
 import { EventTraceparent1763763950000 } from './1763763950000-event-traceparent';
 import { WebhookFanOut1763764000000 } from './1763764000000-webhook-fan-out';
+import { EmployeeDetail1763764100000 } from './1763764100000-employee-detail';
 
 /** Every migration in order; listed rather than globbed so ts-node, Jest and dist load the same set. */
 export const MIGRATIONS = [
@@ -33,4 +34,5 @@ export const MIGRATIONS = [
   KeptLatestRating1763763800000,
   EventTraceparent1763763950000,
   WebhookFanOut1763764000000,
+  EmployeeDetail1763764100000,
 ];
