@@ -109,7 +109,7 @@ function differs(table: string, values: string): string {
   return `(${CHANGEABLE_COLUMNS.map((column) => `${table}.${column}`).join(', ')}) IS DISTINCT FROM ${values}`;
 }
 
-/** Employees as rows of parameter arrays ($2..$14 in employeeArrays' order), for one-statement writes. */
+/** Employees as rows of parameter arrays ($2..$14 in employeeArrays' order), for updateMany's one statement. */
 const UNNEST_EMPLOYEES = `unnest($2::uuid[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
          $9::text[], $10::timestamptz[], $11::timestamptz[], $12::boolean[], $13::timestamptz[], $14::timestamptz[])
     AS v(id, personnel_number, first_name, last_name, business_email, title, gender, department_id, hired_at,
@@ -318,18 +318,19 @@ export class EmployeesRepository {
     return rows.map((row) => ({ ...row, organisationId }));
   }
 
-  /** insert for many employees in one statement; one duplicate fails them all (409, as insert). */
+  /**
+   * insert for many employees in one statement, the function `insert_employees` (migration 1763764200000), whose
+   * plan the database keeps; one duplicate fails them all (409, as insert).
+   */
   async insertMany(organisationId: string, employees: Employee[], manager?: EntityManager): Promise<void> {
     if (employees.length === 0) return;
     await mapConstraintErrors(
-      this.database.manager(manager).query(
-        `INSERT INTO employees (id, organisation_id, personnel_number, first_name, last_name, business_email, title,
-                                gender, department_id, hired_at, left_at, is_hr_team_member, created_at, updated_at)
-         SELECT v.id, $1, v.personnel_number, v.first_name, v.last_name, v.business_email, v.title, v.gender,
-                v.department_id, v.hired_at, v.left_at, v.is_hr_team_member, v.created_at, v.updated_at
-           FROM ${UNNEST_EMPLOYEES}`,
-        [organisationId, ...employeeArrays(employees)],
-      ),
+      this.database
+        .manager(manager)
+        .query('SELECT insert_employees($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)', [
+          organisationId,
+          ...employeeArrays(employees),
+        ]),
       { unique: EMPLOYEE_UNIQUE_MESSAGES },
     );
   }

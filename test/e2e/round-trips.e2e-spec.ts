@@ -55,7 +55,7 @@ describe('round trips per request', () => {
     return roundTrips;
   }
 
-  const INSERT_EMPLOYEE = expect.stringMatching(/^INSERT INTO "?employees/) as unknown;
+  const INSERT_EMPLOYEE = expect.stringMatching(/^SELECT insert_employees\(/) as unknown;
   /** events/ records the event and webhooks/ queues its deliveries in this one statement. */
   const RECORD_EVENTS = expect.stringMatching(
     /^WITH recorded AS \( INSERT INTO events .*\bwebhook_fan_out\(/,

@@ -15,6 +15,7 @@ import { KeptLatestRating1763763800000 } from './1763763800000-kept-latest-ratin
 import { EventTraceparent1763763950000 } from './1763763950000-event-traceparent';
 import { WebhookFanOut1763764000000 } from './1763764000000-webhook-fan-out';
 import { EmployeeDetail1763764100000 } from './1763764100000-employee-detail';
+import { InsertEmployees1763764200000 } from './1763764200000-insert-employees';
 
 /** Every migration in order; listed rather than globbed so ts-node, Jest and dist load the same set. */
 export const MIGRATIONS = [
@@ -35,4 +36,5 @@ export const MIGRATIONS = [
   EventTraceparent1763763950000,
   WebhookFanOut1763764000000,
   EmployeeDetail1763764100000,
+  InsertEmployees1763764200000,
 ];
