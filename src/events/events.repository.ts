@@ -117,15 +117,10 @@ export class EventsRepository {
   private recording(organisationId: string, events: NewEvent[]): { statement: Statement; events: RecordedEvent[] } {
     const createdAt = new Date();
     const recorded = events.map((event) => ({ id: newId(), name: event.name, body: eventBody(event), createdAt }));
-    const text = `WITH recorded AS (
-         INSERT INTO events (id, organisation_id, event, occurred_at, body, created_at, traceparent)
-         SELECT id, $1, event, occurred_at, body, $6, traceparent
-           FROM unnest($2::uuid[], $3::text[], $4::timestamptz[], $5::bytea[], $7::varchar[])
-                AS v(id, event, occurred_at, body, traceparent)
-         RETURNING id
-       )
-       -- Over the count of the recorded rows, so that the events are written before the fan-out runs.
-       SELECT ${this.fanOut.sql} AS "fannedOut" FROM (SELECT count(*) FROM recorded) AS written`;
+    // The fan-out runs over the materialised answer of record_events (migration 1763764300000): after the events
+    // are written.
+    const text = `WITH recorded AS MATERIALIZED (SELECT record_events($1, $2, $3, $4, $5, $6, $7) AS written)
+       SELECT ${this.fanOut.sql} AS "fannedOut" FROM recorded`;
     const values = [
       organisationId,
       recorded.map((event) => event.id),

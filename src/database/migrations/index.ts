@@ -16,6 +16,7 @@ import { EventTraceparent1763763950000 } from './1763763950000-event-traceparent
 import { WebhookFanOut1763764000000 } from './1763764000000-webhook-fan-out';
 import { EmployeeDetail1763764100000 } from './1763764100000-employee-detail';
 import { InsertEmployees1763764200000 } from './1763764200000-insert-employees';
+import { RecordEvents1763764300000 } from './1763764300000-record-events';
 
 /** Every migration in order; listed rather than globbed so ts-node, Jest and dist load the same set. */
 export const MIGRATIONS = [
@@ -37,4 +38,5 @@ export const MIGRATIONS = [
   WebhookFanOut1763764000000,
   EmployeeDetail1763764100000,
   InsertEmployees1763764200000,
+  RecordEvents1763764300000,
 ];
