@@ -271,7 +271,8 @@ export class RatingsRepository {
    * only when the organisation's employee exists and its skill `rating.skillId` takes the score, key-share
    * locking the skill as findSkillToRate does. Answers the PersonSkill id and the skill's name; null when it wrote
    * nothing: a check failed, or the statement could not see a link a concurrent first rating committed after it
-   * began (its insert then does nothing and its read finds nothing), which insert handles.
+   * began (its insert then does nothing and its read finds nothing), which insert handles. The statement is the
+   * function `insert_rating_if_rateable` (migration 1763764400000), whose plan the database keeps.
    */
   async insertIfRateable(
     organisationId: string,
@@ -280,35 +281,9 @@ export class RatingsRepository {
     manager?: EntityManager,
   ): Promise<WrittenRating | null> {
     if (!isUuid(rating.skillId)) return null;
-    const [inserted] = await this.database.manager(manager).query<WrittenRating[]>(
-      `WITH skill AS (
-         SELECT s.id, s.name FROM skills s
-          WHERE s.organisation_id = $2 AND s.id = $4 AND $7 BETWEEN s.rating_scale_min AND s.rating_scale_max
-            AND EXISTS (SELECT 1 FROM employees e WHERE e.organisation_id = $2 AND e.id = $3)
-            FOR KEY SHARE OF s
-       ), created AS (
-         -- Created with this rating as its latest, so the trigger that keeps it has nothing to update: the new
-         -- row gets no second version (its score is indexed: every index of person_skills would take one).
-         INSERT INTO person_skills (id, organisation_id, employee_id, skill_id, created_at,
-                                    latest_rating_id, latest_score, latest_rated_at)
-         SELECT $1, $2, $3, skill.id, $5, $6, $7, $5 FROM skill
-         ON CONFLICT (employee_id, skill_id) DO NOTHING
-         RETURNING id
-       ), existing AS (
-         -- Key-share lock: a concurrent DELETE of the link waits for this rating.
-         SELECT ps.id FROM person_skills ps JOIN skill ON skill.id = ps.skill_id
-          WHERE ps.organisation_id = $2 AND ps.employee_id = $3 AND ps.skill_id = $4
-            FOR KEY SHARE OF ps
-       ), link AS (
-         SELECT id FROM created UNION ALL SELECT id FROM existing
-       ), rated AS (
-         INSERT INTO ratings (id, organisation_id, person_skill_id, employee_id, skill_id, score, rating_type, comment,
-                              created_at)
-         SELECT $6, $2, link.id, $3, $4, $7, $8, $9, $5 FROM link
-         RETURNING person_skill_id
-       )
-       SELECT rated.person_skill_id AS "personSkillId", skill.name AS "skillName" FROM rated, skill`,
-      [
+    const [inserted] = await this.database
+      .manager(manager)
+      .query<WrittenRating[]>('SELECT * FROM insert_rating_if_rateable($1, $2, $3, $4, $5, $6, $7, $8, $9)', [
         newId(),
         organisationId,
         employeeId,
@@ -318,8 +293,7 @@ export class RatingsRepository {
         rating.score,
         rating.ratingType,
         rating.comment,
-      ],
-    );
+      ]);
     return inserted ?? null;
   }
 

@@ -17,6 +17,7 @@ import { WebhookFanOut1763764000000 } from './1763764000000-webhook-fan-out';
 import { EmployeeDetail1763764100000 } from './1763764100000-employee-detail';
 import { InsertEmployees1763764200000 } from './1763764200000-insert-employees';
 import { RecordEvents1763764300000 } from './1763764300000-record-events';
+import { InsertRatingIfRateable1763764400000 } from './1763764400000-insert-rating-if-rateable';
 
 /** Every migration in order; listed rather than globbed so ts-node, Jest and dist load the same set. */
 export const MIGRATIONS = [
@@ -39,4 +40,5 @@ export const MIGRATIONS = [
   EmployeeDetail1763764100000,
   InsertEmployees1763764200000,
   RecordEvents1763764300000,
+  InsertRatingIfRateable1763764400000,
 ];
