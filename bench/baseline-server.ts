@@ -2,20 +2,23 @@
  * The raw baseline: node:http + pg, no framework, no ORM, running the SQL the service runs for four
  * endpoints, so `npm run bench` can report the service as a fraction of what the database and Node allow.
  *
- *   GET  /api/v1/employees/:id          API-key lookup by hash (then its expiry and scope), the employee,
- *                                        its skills with latest ratings
+ *   GET  /api/v1/employees/:id          API-key lookup by hash (then its expiry and scope), the employee with
+ *                                        its skills and latest ratings (employee_detail)
  *   GET  /api/v1/employees?search=&page=&limit=   one page (employee_search trigram LIKE) + exact count
- *   POST /api/v1/employees/:id/ratings  one transaction: employee, skill (key share), person-skill upsert,
- *                                        rating insert, outbox rows for the subscribed endpoints
- *   POST /api/v1/employees              one transaction: employee insert (its counter trigger), the event row and
- *                                        outbox rows; with an Idempotency-Key also the key's advisory lock and
- *                                        lookup (sent with BEGIN; the service sends its claim alone) and the kept
- *                                        response (sent with COMMIT, as the service does)
+ *   POST /api/v1/employees/:id/ratings  one transaction: the checked rating (insert_rating_if_rateable), then
+ *                                        the event and its outbox rows sent with COMMIT
+ *   POST /api/v1/employees              one transaction: employee insert (insert_employees), then the event and
+ *                                        its outbox rows sent with COMMIT; with an Idempotency-Key also the key's
+ *                                        advisory lock and lookup (sent with BEGIN; the service sends its claim
+ *                                        alone) and the kept response (sent with COMMIT, as the service does)
+ *
+ * The statements are the service's own, the SQL functions its migrations make included, sent in the same round
+ * trips (a pipelining pool, as the service's), so that the two differ only in what runs in Node.
  *
  * Every request looks its key up in the database (no cache): the baseline does at least the service's work.
  * Env: DATABASE_URL, PORT (3901). Started by bench/run.ts; not part of the service.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { createServer, IncomingMessage, ServerResponse } from 'node:http';
 import { escapeLiteral, Pool, PoolClient, QueryResult } from 'pg';
 import { v7 as uuidv7 } from 'uuid';
@@ -26,6 +29,7 @@ const SERVICE_POOL_SIZE = 10;
 const pool = new Pool({
   connectionString: process.env.DATABASE_URL,
   max: Number(process.env.BASELINE_POOL_SIZE ?? SERVICE_POOL_SIZE),
+  pipeline: true,
 });
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const RATING_TYPES = new Set(['MANAGER_EVALUATION', 'SELF_ASSESMENT', 'LLM_RATING']);
@@ -56,38 +60,32 @@ async function organisationOf(request: IncomingMessage): Promise<string> {
 }
 
 async function getEmployee(organisationId: string, id: string): Promise<unknown> {
-  const employees = await pool.query('SELECT * FROM employees WHERE organisation_id = $1 AND id = $2', [
-    organisationId,
-    id,
-  ]);
-  if (employees.rows.length === 0) throw new HttpError(404, 'NOT_FOUND');
-  const skills = await pool.query(
-    `SELECT ps.id AS person_skill_id, s.id AS skill_id, s.name AS skill_name,
-            latest.id AS rating_id, latest.score, latest.rating_type, latest.comment, latest.created_at
-       FROM person_skills ps
-       JOIN skills s ON s.id = ps.skill_id
-       LEFT JOIN LATERAL (
-            SELECT r.id, r.score, r.rating_type, r.comment, r.created_at
-              FROM ratings r
-             WHERE r.person_skill_id = ps.id
-             ORDER BY r.created_at DESC, r.id DESC
-             LIMIT 1
-       ) latest ON true
-      WHERE ps.organisation_id = $1 AND ps.employee_id = $2
-      ORDER BY lower(s.name) COLLATE "C", s.id`,
-    [organisationId, id],
-  );
+  const { rows } = await pool.query('SELECT * FROM employee_detail($1, $2)', [organisationId, id]);
+  if (rows.length === 0) throw new HttpError(404, 'NOT_FOUND');
+  const [employee] = rows;
   return {
-    ...toEmployee(employees.rows[0]),
-    skills: skills.rows.map((row) => ({
-      personSkillId: row.person_skill_id,
-      skillId: row.skill_id,
-      skillName: row.skill_name,
-      latestRating:
-        row.rating_id === null
-          ? null
-          : { score: row.score, ratingType: row.rating_type, createdAt: row.created_at.toISOString() },
-    })),
+    id: employee.id,
+    personnelNumber: employee.personnelNumber,
+    firstName: employee.firstName,
+    lastName: employee.lastName,
+    businessEmail: employee.businessEmail,
+    title: employee.title,
+    gender: employee.gender,
+    departmentId: employee.departmentId,
+    hiredAt: employee.hiredAt?.toISOString() ?? null,
+    leftAt: employee.leftAt?.toISOString() ?? null,
+    isHRTeamMember: employee.isHRTeamMember,
+    skills: rows
+      .filter((row) => row.personSkillId !== null)
+      .map((row) => ({
+        personSkillId: row.personSkillId,
+        skillId: row.skillId,
+        skillName: row.skillName,
+        latestRating:
+          row.score === null
+            ? null
+            : { score: row.score, ratingType: row.ratingType, createdAt: row.ratedAt.toISOString() },
+      })),
   };
 }
 
@@ -137,69 +135,25 @@ async function rate(organisationId: string, employeeId: string, input: Record<st
   }
   if (!UUID.test(skillId)) throw new HttpError(404, 'NOT_FOUND');
   return inTransaction([], async (client) => {
-    const employee = await client.query('SELECT id FROM employees WHERE organisation_id = $1 AND id = $2', [
-      organisationId,
-      employeeId,
-    ]);
-    if (employee.rows.length === 0) throw new HttpError(404, 'NOT_FOUND');
-    const skills = await client.query(
-      'SELECT id, name, rating_scale_min, rating_scale_max FROM skills WHERE organisation_id = $1 AND id = $2 FOR KEY SHARE',
-      [organisationId, skillId],
-    );
-    const skill = skills.rows[0];
-    if (!skill) throw new HttpError(404, 'NOT_FOUND');
-    if ((score as number) < skill.rating_scale_min || (score as number) > skill.rating_scale_max) {
-      throw new HttpError(400, 'VALIDATION_ERROR');
-    }
     const now = new Date();
     const ratingId = uuidv7();
-    // As the service: a new link holds its first rating as the latest already, so the trigger updates nothing.
-    let personSkill = await client.query(
-      `INSERT INTO person_skills (id, organisation_id, employee_id, skill_id, created_at,
-                                  latest_rating_id, latest_score, latest_rated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $5)
-       ON CONFLICT (employee_id, skill_id) DO NOTHING RETURNING id`,
-      [uuidv7(), organisationId, employeeId, skillId, now, ratingId, score],
+    const { rows } = await client.query<{ personSkillId: string; skillName: string }>(
+      'SELECT * FROM insert_rating_if_rateable($1, $2, $3, $4, $5, $6, $7, $8, $9)',
+      [uuidv7(), organisationId, employeeId, skillId, now, ratingId, score, ratingType, comment],
     );
-    if (personSkill.rows.length === 0) {
-      personSkill = await client.query(
-        'SELECT id FROM person_skills WHERE employee_id = $1 AND skill_id = $2 FOR KEY SHARE',
-        [employeeId, skillId],
-      );
-    }
+    // The bench rates only what can be rated; the service takes its checks one by one to say why it could not.
+    if (rows.length === 0) throw new HttpError(404, 'NOT_FOUND');
     const rating = {
       ratingId,
-      personSkillId: personSkill.rows[0].id as string,
+      personSkillId: rows[0].personSkillId,
       skillId,
-      skillName: skill.name as string,
+      skillName: rows[0].skillName,
       score,
       ratingType,
       comment,
       createdAt: now.toISOString(),
     };
-    await client.query(
-      `INSERT INTO ratings (id, organisation_id, person_skill_id, employee_id, skill_id, score, rating_type, comment, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-      [rating.ratingId, organisationId, rating.personSkillId, employeeId, skillId, score, ratingType, comment, now],
-    );
-    // As the service's outbox: the event row (kept for GET /events whether or not anyone subscribes) and one
-    // delivery per subscribed endpoint, in one statement.
-    const body = Buffer.from(
-      JSON.stringify({ event: 'skill.rated', timestamp: rating.createdAt, data: { employeeId, rating } }),
-    );
-    await client.query(
-      `WITH event AS (
-         INSERT INTO events (id, organisation_id, event, occurred_at, body, created_at)
-         VALUES ($2, $1, 'skill.rated', $3, $4, $3) RETURNING id
-       )
-       INSERT INTO webhook_deliveries (id, organisation_id, endpoint_id, event_id, event, created_at)
-       SELECT gen_random_uuid(), $1, endpoint.id, event.id, 'skill.rated', $3
-         FROM event,
-              (SELECT id FROM webhook_endpoints WHERE organisation_id = $1 AND 'skill.rated' = ANY (events)
-                ORDER BY created_at, id FOR KEY SHARE) endpoint`,
-      [organisationId, uuidv7(), now, body],
-    );
-    return { answer: rating, closing: [] };
+    return { answer: rating, closing: [eventStatement(organisationId, 'skill.rated', now, { employeeId, rating })] };
   });
 }
 
@@ -245,19 +199,31 @@ async function createEmployee(organisationId: string, input: Record<string, unkn
       updatedAt: now.toISOString(),
     };
     try {
-      await client.query(
-        `INSERT INTO employees (id, organisation_id, personnel_number, first_name, last_name, business_email, title,
-                                gender, department_id, hired_at, left_at, is_hr_team_member, created_at, updated_at)
-         VALUES ($1, $2, $3, $4, $5, $6, NULL, NULL, NULL, NULL, NULL, false, $7, $7)`,
-        [employee.id, organisationId, personnelNumber, firstName, lastName, businessEmail, now],
-      );
+      await client.query('SELECT insert_employees($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)', [
+        organisationId,
+        ...[
+          employee.id,
+          personnelNumber,
+          firstName,
+          lastName,
+          businessEmail,
+          null,
+          null,
+          null,
+          null,
+          null,
+          false,
+          now,
+          now,
+        ].map((value) => [value]),
+      ]);
     } catch (error) {
       if ((error as { code?: string }).code === '23505') throw new HttpError(409, 'CONFLICT');
       throw error;
     }
-    await recordEvent(client, organisationId, 'employee.created', now, employee);
     const answer = { status: 201, payload: { success: true, data: employee } };
-    const closing = key === undefined ? [] : [keepStatement(organisationId, key, fingerprint, answer, now)];
+    const event = eventStatement(organisationId, 'employee.created', now, employee);
+    const closing = key === undefined ? [event] : [event, keepStatement(organisationId, key, fingerprint, answer, now)];
     return { answer, closing };
   });
 }
@@ -272,8 +238,14 @@ function claimStatements(organisationId: string, key: string, now: Date): string
   ];
 }
 
+/** A statement and its parameters, as pg takes them. */
+interface Statement {
+  text: string;
+  values?: unknown[];
+}
+
 /** The service's kept response (IdempotencyKeysRepository.keep). */
-function keepStatement(organisationId: string, key: string, fingerprint: string, answer: Answer, now: Date): string {
+function keepStatement(organisationId: string, key: string, fingerprint: string, answer: Answer, now: Date): Statement {
   const values = [
     organisationId,
     key,
@@ -283,37 +255,46 @@ function keepStatement(organisationId: string, key: string, fingerprint: string,
     now.toISOString(),
     new Date(now.getTime() + KEPT_FOR_MS).toISOString(),
   ].map(escapeLiteral);
-  return `INSERT INTO idempotency_keys (organisation_id, key, fingerprint, status_code, body, created_at, expires_at)
-          VALUES (${values.join(', ')})
-          ON CONFLICT (organisation_id, key) DO UPDATE
-             SET fingerprint = excluded.fingerprint, status_code = excluded.status_code, body = excluded.body,
-                 created_at = excluded.created_at, expires_at = excluded.expires_at`;
+  return {
+    text: `INSERT INTO idempotency_keys (organisation_id, key, fingerprint, status_code, body, created_at, expires_at)
+           VALUES (${values.join(', ')})
+           ON CONFLICT (organisation_id, key) DO UPDATE
+              SET fingerprint = excluded.fingerprint, status_code = excluded.status_code, body = excluded.body,
+                  created_at = excluded.created_at, expires_at = excluded.expires_at`,
+  };
 }
 
-/** The service's outbox write (recordEvent): the event row and one delivery per subscribed endpoint, one statement. */
-async function recordEvent(client: PoolClient, organisationId: string, event: string, at: Date, data: unknown) {
-  const body = Buffer.from(JSON.stringify({ event, timestamp: at.toISOString(), data }));
-  await client.query(
-    `WITH event AS (
-       INSERT INTO events (id, organisation_id, event, occurred_at, body, created_at)
-       VALUES ($2, $1, $5, $3, $4, $3) RETURNING id
-     )
-     INSERT INTO webhook_deliveries (id, organisation_id, endpoint_id, event_id, event, created_at)
-     SELECT gen_random_uuid(), $1, endpoint.id, event.id, $5, $3
-       FROM event,
-            (SELECT id FROM webhook_endpoints WHERE organisation_id = $1 AND $5 = ANY (events)
-              ORDER BY created_at, id FOR KEY SHARE) endpoint`,
-    [organisationId, uuidv7(), at, body, event],
+/** A traceparent of a new trace, as the service stores with each event of a request that brought none. */
+function newTraceparent(): string {
+  return `00-${randomBytes(16).toString('hex')}-${randomBytes(8).toString('hex')}-01`;
+}
+
+/** Who made the change, as the service's events say it: the key's id (any id costs the same). */
+const BASELINE_ACTOR = { type: 'api_key', id: '00000000-0000-0000-0000-000000000000' };
+
+/**
+ * The service's outbox write (EventsRepository's recording, sent with COMMIT): the event row and one delivery per
+ * subscribed endpoint, one statement.
+ */
+function eventStatement(organisationId: string, event: string, at: Date, data: unknown): Statement {
+  const body = Buffer.from(
+    JSON.stringify({ event, timestamp: at.toISOString(), data, actor: BASELINE_ACTOR, requestId: randomUUID() }),
   );
+  return {
+    text: `WITH recorded AS MATERIALIZED (SELECT record_events($1, $2, $3, $4, $5, $6, $7) AS written)
+           SELECT webhook_fan_out($1, $2, $3, $6) AS "fannedOut" FROM recorded`,
+    values: [organisationId, [uuidv7()], [event], [at], [body], new Date(), [newTraceparent()]],
+  };
 }
 
 /**
- * One transaction. `opening` statements travel with BEGIN (their rows go to `work`), and the `closing` ones `work`
- * returns with COMMIT, in one message each; without any, BEGIN and COMMIT go alone, as the service sends them.
+ * One transaction. `opening` statements travel with BEGIN in one message (their rows go to `work`), and the
+ * `closing` ones `work` returns are sent with COMMIT, not waited for (the pool pipelines): one round trip each,
+ * as the service sends them.
  */
 async function inTransaction<T>(
   opening: string[],
-  work: (client: PoolClient, opened: object[][]) => Promise<{ answer: T; closing: string[] }>,
+  work: (client: PoolClient, opened: object[][]) => Promise<{ answer: T; closing: Statement[] }>,
 ): Promise<T> {
   const client = await pool.connect();
   const send = async (statements: string[]) => {
@@ -323,7 +304,7 @@ async function inTransaction<T>(
   try {
     const [, ...opened] = await send(['BEGIN', ...opening]);
     const { answer, closing } = await work(client, opened);
-    await send([...closing, 'COMMIT']);
+    await Promise.all([...closing.map(({ text, values }) => client.query(text, values)), client.query('COMMIT')]);
     return answer;
   } catch (error) {
     await client.query('ROLLBACK');
