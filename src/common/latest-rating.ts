@@ -1,7 +1,9 @@
 /**
- * SQL shared by every read of "an employee's skills and latest ratings" (EmployeeDetail, the employee
- * skills list, the skills gap of a position). Tables are not modules: each feature's repository joins
- * the tables it reads, and these fragments keep the two rules those reads share in one place.
+ * SQL shared by every read of "an employee's skills and latest ratings" (the employee skills list, the
+ * skills gap of a position). Tables are not modules: each feature's repository joins the tables it reads,
+ * and these fragments keep the two rules those reads share in one place. EmployeeDetail reads through the
+ * SQL function `employee_detail`, whose migration (1763764100000) spells both rules out: a migration stays
+ * frozen, so a change to either rule also needs a migration that replaces that function.
  */
 
 /**
