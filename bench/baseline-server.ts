@@ -373,7 +373,8 @@ function send(response: ServerResponse, status: number, payload: object): void {
   response.end(body);
 }
 
-const server = createServer((request, response) => {
+/** Answers one request: node:http's request listener here, and the one route of bench/framework-floor.ts. */
+export function respond(request: IncomingMessage, response: ServerResponse): void {
   route(request).then(
     ({ status, payload }) => send(response, status, payload),
     (error: unknown) => {
@@ -385,8 +386,10 @@ const server = createServer((request, response) => {
       });
     },
   );
-});
+}
 
-const port = Number(process.env.PORT ?? 3901);
-server.listen(port, '127.0.0.1', () => console.log(`baseline listening on ${port}`));
-process.once('SIGTERM', () => server.close(() => void pool.end().then(() => process.exit(0))));
+if (require.main === module) {
+  const port = Number(process.env.PORT ?? 3901);
+  const server = createServer(respond).listen(port, '127.0.0.1', () => console.log(`baseline listening on ${port}`));
+  process.once('SIGTERM', () => server.close(() => void pool.end().then(() => process.exit(0))));
+}

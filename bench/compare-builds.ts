@@ -12,8 +12,12 @@
  * costs the database beside the API, on the same two cores), req/s, p99 and peak resident set size, and the
  * means. Env: COMPARE_SECONDS (8 per round), COMPARE_ROUNDS (3), COMPARE_CONNECTIONS (50). Runs with metrics
  * on and without the dispatcher, on CPU 0, as bench/run.ts runs the API.
+ *
+ * Two names are not builds: `baseline`, the raw baseline (bench/baseline-server.ts), and `floor`, the same
+ * handler behind a bare NestJS app (bench/framework-floor.ts), both on the bench seed. Their RSS includes
+ * ts-node's TypeScript compiler, which they run under, as bench/run.ts runs the baseline.
  */
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
 import { BENCH_DATABASE_URL, BenchKeys, readBenchKeys, serviceEnvironment } from './bench-env';
 import { postgresCpuSeconds, processCpuSeconds, processRssMb } from './process-cpu';
@@ -26,10 +30,18 @@ const ROUNDS = Number(process.env.COMPARE_ROUNDS ?? 3);
 const CONNECTIONS = Number(process.env.COMPARE_CONNECTIONS ?? 50);
 const PORT = 3920;
 
+/** The servers that are not builds of the service, by the name that picks them. */
+const REFERENCES: Record<string, string> = { baseline: 'baseline-server.ts', floor: 'framework-floor.ts' };
+/** A path either reference answers without a 5xx (a 401: no key), once it listens. */
+const REFERENCE_READY = '/api/v1/employees/00000000-0000-0000-0000-000000000000';
+
 interface Build {
   /** As given on the command line. */
   name: string;
-  directory: string;
+  /** How to start it: `node` and these arguments. */
+  args: string[];
+  /** What answers once it is ready. */
+  readyPath: string;
   databaseUrl: string;
   keys: BenchKeys;
   sample: Sample;
@@ -45,14 +57,18 @@ interface Round {
 async function buildOf(name: string): Promise<Build> {
   const [directory, databaseUrl = BENCH_DATABASE_URL, keysFile] = name.split(',');
   const keys = readBenchKeys(keysFile);
-  return { name, directory, databaseUrl, keys, sample: await sampleTargets(databaseUrl, keys) };
+  const reference = REFERENCES[directory];
+  const [args, readyPath] = reference
+    ? [['-r', 'ts-node/register/transpile-only', join(__dirname, reference)], REFERENCE_READY]
+    : [[resolve(directory, 'main.js')], '/health/ready'];
+  return { name, args, readyPath, databaseUrl, keys, sample: await sampleTargets(databaseUrl, keys) };
 }
 
 async function main(): Promise<void> {
   const [scenarioName, ...names] = process.argv.slice(2);
   const scenario = SCENARIOS.find((candidate) => candidate.name === scenarioName);
   if (!scenario || names.length === 0) {
-    throw new Error('Usage: compare-builds.ts SCENARIO BUILD_DIR[,DATABASE_URL,KEYS_FILE] [BUILD_DIR…]');
+    throw new Error('Usage: compare-builds.ts SCENARIO BUILD_DIR[,DATABASE_URL,KEYS_FILE] | baseline | floor […]');
   }
   const builds: Build[] = [];
   for (const name of names) builds.push(await buildOf(name));
@@ -61,7 +77,7 @@ async function main(): Promise<void> {
     for (const build of builds) {
       const server = await startServer(
         'compared-build',
-        [resolve(build.directory, 'main.js')],
+        build.args,
         {
           ...serviceEnvironment(build.keys),
           DATABASE_URL: build.databaseUrl,
@@ -70,7 +86,7 @@ async function main(): Promise<void> {
           DISPATCH_MODE: 'off',
         },
         0,
-        () => answers(`http://127.0.0.1:${PORT}/health/ready`),
+        () => answers(`http://127.0.0.1:${PORT}${build.readyPath}`),
       );
       const next = scenario.requests(build.sample);
       const load = (duration: number) =>
