@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { accessSync, constants, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { AppConfig, ConfigError, decodeSecretKey } from './config/config';
-import { startEmbeddedDatabase } from './database/embedded-database';
+import type * as EmbeddedDatabaseModule from './database/embedded-database';
 import { migrate } from './database/migrate';
 
 /** Where the process keeps its data: PostgreSQL at DATABASE_URL, or the embedded database in DATA_DIR. */
@@ -33,6 +33,9 @@ export async function openRuntime(config: AppConfig): Promise<Runtime> {
   }
   const dataDir = usableDataDir(config.dataDir);
   const webhookSecretKey = config.webhookSecretKey ?? loadOrCreateEmbeddedSecretKey(dataDir);
+  // Loaded only here: a server on PostgreSQL never reads PGlite, whose code would stay in its heap for good.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { startEmbeddedDatabase } = require('./database/embedded-database') as typeof EmbeddedDatabaseModule;
   const database = await startEmbeddedDatabase(dataDir);
   try {
     const appliedMigrations = await migrate(database.url);

@@ -1,0 +1,10 @@
+// Preloaded into a server process (NODE_OPTIONS=--require): as it exits, prints one line naming every package it
+// loaded, for tests of what a configuration loads.
+process.on('exit', () => {
+  const packages = new Set();
+  for (const file of Object.keys(require.cache)) {
+    const match = /.*node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(file);
+    if (match) packages.add(match[1]);
+  }
+  process.stdout.write(`LOADED PACKAGES ${JSON.stringify([...packages].sort())}\n`);
+});
