@@ -1,5 +1,5 @@
-// Preloaded into a server process (NODE_OPTIONS=--require): as it exits, prints one line naming every package it
-// loaded, for tests of what a configuration loads.
+// Preloaded into a server process (NODE_OPTIONS=--require) by loaded-packages.e2e-spec.ts: as it exits, prints
+// one line naming every package it loaded.
 process.on('exit', () => {
   const packages = new Set();
   for (const file of Object.keys(require.cache)) {
