@@ -1,8 +1,8 @@
 import { Client } from 'pg';
-import { KeyValue, ListCursors, ListOrder } from '../src/common/cursor';
-import { escapeLikePattern } from '../src/common/like-pattern';
 import { decodeSecretKey, type AppConfig } from '../src/config/config';
+import { escapeLikePattern } from '../src/database/like-pattern';
 import { ListEmployeesQuery } from '../src/employees/dto/list-employees.query';
+import { KeyValue, ListCursors, ListOrder } from '../src/pagination/cursor';
 import { BenchKeys } from './bench-env';
 
 /** A target of a request: an id and the Authorization header of its organisation. */

@@ -14,8 +14,8 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { generateApiKey, hashApiKey } from '../src/auth/api-key-hash';
-import { newId } from '../src/common/uuid';
 import { createDataSourceOptions } from '../src/database/data-source-options';
+import { newId } from '../src/database/uuid';
 import { sealSecret } from '../src/webhooks/secret-box';
 import {
   BENCH_DATABASE_URL,

@@ -2,15 +2,15 @@ import { INestApplication, RequestMethod } from '@nestjs/common';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import helmet from 'helmet';
 import { Logger } from 'nestjs-pino';
-import { AllExceptionsFilter } from './common/all-exceptions.filter';
-import { configureHttpServer } from './common/http-server';
-import { createPinoLogger } from './common/logging';
-import { requestLog } from './common/request-log';
-import { createValidationPipe } from './common/validation';
 import { APP_CONFIG, AppConfig } from './config/config';
 import { Readiness } from './health/readiness';
+import { AllExceptionsFilter } from './http/all-exceptions.filter';
+import { configureHttpServer } from './http/http-server';
+import { createPinoLogger } from './http/logging';
+import { requestLog } from './http/request-log';
 import { Metrics } from './metrics/metrics';
 import { API_PREFIX, setupOpenApi } from './openapi';
+import { createValidationPipe } from './validation/validation';
 
 /** Everything around the routes, shared by the server and the e2e tests so both run the same pipeline. */
 export function configureApp(app: NestExpressApplication): INestApplication {
@@ -35,7 +35,7 @@ export function configureApp(app: NestExpressApplication): INestApplication {
   });
   app.useGlobalPipes(createValidationPipe());
   app.useGlobalFilters(new AllExceptionsFilter());
-  // No global interceptor: the adapter (common/envelope.ts) wraps results, and only POST routes intercept (@Idempotent).
+  // No global interceptor: the adapter (http/envelope.ts) wraps results, and only POST routes intercept (@Idempotent).
   setupOpenApi(app);
   return app;
 }

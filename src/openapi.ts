@@ -1,9 +1,9 @@
 import { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { operationScope } from './auth/scopes';
-import { ErrorEnvelope } from './common/openapi/envelope.schemas';
-import { finishDocument } from './common/openapi/finish-document';
-import { OpenApiDocument } from './common/openapi/openapi-document';
+import { ErrorEnvelope } from './openapi/envelope.schemas';
+import { finishDocument } from './openapi/finish-document';
+import { OpenApiDocument } from './openapi/openapi-document';
 
 export const API_PREFIX = 'api/v1';
 

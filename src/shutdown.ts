@@ -2,8 +2,8 @@ import type { Server } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { INestApplicationContext, Logger } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { idleConnectionSweep } from './common/http-server';
 import { Readiness } from './health/readiness';
+import { idleConnectionSweep } from './http/http-server';
 import type { Runtime } from './runtime';
 import { flushTraces } from './tracing/trace-context';
 

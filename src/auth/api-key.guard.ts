@@ -1,6 +1,6 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { ForbiddenError, UnauthorizedError } from '../common/errors';
+import { ForbiddenError, UnauthorizedError } from '../errors/errors';
 import { IS_PUBLIC } from './public.decorator';
 import { AuthenticatedRequest, RequestAuthenticator } from './request-authenticator';
 import { API_SCOPES, requiredScope, SCOPE_RULE, ScopeRule } from './scopes';

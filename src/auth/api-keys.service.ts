@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { NotFoundError, ValidationError } from '../common/errors';
-import { isUuid, newId } from '../common/uuid';
+import { isUuid, newId } from '../database/uuid';
+import { NotFoundError, ValidationError } from '../errors/errors';
 import { generateApiKey, hashApiKey } from './api-key-hash';
 import { ApiKeysRepository, ApiKeySummary } from './api-keys.repository';
 import { API_SCOPES, ApiScope, isApiScope } from './scopes';

@@ -1,6 +1,6 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ApiEnvelope } from '../common/openapi/api-envelope.decorators';
+import { ApiEnvelope } from '../openapi/api-envelope.decorators';
 import type { AuthenticatedKey } from './api-keys.service';
 import { CurrentKey } from './current-key.decorator';
 import { MeResponse, toMeResponse } from './dto/me.response';

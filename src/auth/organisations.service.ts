@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { ConflictError, NotFoundError, ValidationError } from '../common/errors';
-import { mapConstraintErrors } from '../common/postgres-errors';
-import { isUuid, newId } from '../common/uuid';
+import { isUuid, newId } from '../database/uuid';
+import { ConflictError, NotFoundError, ValidationError } from '../errors/errors';
+import { mapConstraintErrors } from '../errors/postgres-errors';
 import { Organisation } from './entities/organisation.entity';
 import { OrganisationsRepository } from './organisations.repository';
 

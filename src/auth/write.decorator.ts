@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
-import type { IdentifiedRequest } from '../common/request-log';
 import { requestTransactionOf, WriteContext } from '../database/write-context';
+import type { IdentifiedRequest } from '../http/request-log';
 import { AuthenticatedRequest } from './request-authenticator';
 
 /**

@@ -3,7 +3,7 @@ import { ApiKeySummary } from '../auth/api-keys.repository';
 import { ApiKeysService } from '../auth/api-keys.service';
 import { OrganisationsService } from '../auth/organisations.service';
 import { API_SCOPES } from '../auth/scopes';
-import { ValidationError } from '../common/errors';
+import { ValidationError } from '../errors/errors';
 import { CliContext } from './cli-context';
 import { CliOutput, table } from './output';
 

@@ -1,6 +1,6 @@
 import { Command, CommanderError } from 'commander';
-import { AppError } from '../common/errors';
 import { AppConfig, loadConfig } from '../config/config';
+import { AppError } from '../errors/errors';
 import { registerAuthCommands } from './auth.commands';
 import { CliContext } from './cli-context';
 import { registerDbCommands } from './db.commands';

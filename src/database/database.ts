@@ -80,6 +80,23 @@ export class Database {
   }
 
   /**
+   * Runs `work` in a savepoint of the running transaction of `manager`: when it throws, what it wrote is undone
+   * and the transaction goes on (one failing item of a bulk request changes nothing and stops no other item).
+   */
+  async savepoint<T>(manager: EntityManager, work: () => Promise<T>): Promise<T> {
+    if (!this.running.has(manager)) throw new Error('A savepoint needs a running transaction');
+    await manager.query('SAVEPOINT item');
+    try {
+      const result = await work();
+      await manager.query('RELEASE SAVEPOINT item');
+      return result;
+    } catch (error) {
+      await manager.query('ROLLBACK TO SAVEPOINT item');
+      throw error;
+    }
+  }
+
+  /**
    * COMMIT, with the `closing` statements sent just before it and not waited for (the pool pipelines): one round
    * trip. A closing statement that fails leaves the transaction failed, so the COMMIT rolls it back; its error
    * is thrown once the COMMIT has answered. Answers the rows of each closing statement, in order.

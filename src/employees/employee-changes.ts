@@ -1,7 +1,7 @@
-import { toDateOrNull } from '../common/iso-date-time';
-import { newId } from '../common/uuid';
+import { newId } from '../database/uuid';
 import { changesBetween } from '../events/changes';
 import type { PublishedEvent } from '../events/domain-events';
+import { toDateOrNull } from '../validation/iso-date-time';
 import { CreateEmployeeDto } from './dto/create-employee.dto';
 import { toEmployeeResponse } from './dto/employee.response';
 import { UpdateEmployeeDto } from './dto/update-employee.dto';

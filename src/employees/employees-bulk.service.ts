@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { BulkResult, PlannedChange } from '../common/bulk';
-import { stringField, upsertItems, UpsertRules } from '../common/bulk-upsert';
-import { ConflictError } from '../common/errors';
+import { BulkResult, PlannedChange } from '../bulk/bulk';
+import { stringField, upsertItems, UpsertRules } from '../bulk/bulk-upsert';
 import { Database } from '../database/database';
 import { WriteContext } from '../database/write-context';
+import { ConflictError } from '../errors/errors';
 import { DomainEvents, PublishedEvent } from '../events/domain-events';
 import { CreateEmployeeDto } from './dto/create-employee.dto';
 import { toEmployeeResponse } from './dto/employee.response';

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { ListCursors } from '../common/cursor';
+import { ListCursors } from '../pagination/cursor';
 import { EmployeesBulkService } from './employees-bulk.service';
 import { EmployeesController } from './employees.controller';
 import { EmployeesRepository } from './employees.repository';

@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { ListCursors, ListIdentity } from '../common/cursor';
-import { NotFoundError } from '../common/errors';
-import { Page } from '../common/pagination';
 import { Database } from '../database/database';
 import { WriteContext } from '../database/write-context';
+import { NotFoundError } from '../errors/errors';
 import { DomainEvents } from '../events/domain-events';
+import { ListCursors, ListIdentity } from '../pagination/cursor';
+import { Page } from '../pagination/pagination';
 import { CreateEmployeeDto } from './dto/create-employee.dto';
 import {
   DeactivatedEmployeeResponse,

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { SqlConditions } from '../common/sql-conditions';
-import { newId } from '../common/uuid';
 import { Database, Statement } from '../database/database';
+import { SqlConditions } from '../database/sql-conditions';
+import { newId } from '../database/uuid';
 import type { Actor } from '../database/write-context';
 import type { Changes } from './changes';
 

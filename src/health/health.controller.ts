@@ -3,7 +3,7 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import { HealthCheck, HealthCheckService, TypeOrmHealthIndicator } from '@nestjs/terminus';
 import { SkipThrottle } from '@nestjs/throttler';
 import { Public } from '../auth/public.decorator';
-import { ServiceUnavailableError } from '../common/errors';
+import { ServiceUnavailableError } from '../errors/errors';
 import { Readiness } from './readiness';
 
 /** Seconds a balancer is asked to wait before it asks a stopping instance again. */

@@ -12,11 +12,11 @@ import type { Response } from 'express';
 import { defer, lastValueFrom, Observable } from 'rxjs';
 import type { EntityManager } from 'typeorm';
 import { AuthenticatedRequest } from '../auth/request-authenticator';
-import { toErrorResponse } from '../common/all-exceptions.filter';
-import { Enveloped, successEnvelope } from '../common/envelope';
-import { AppError, ConflictError, ErrorBody, IdempotencyKeyReusedError, ValidationError } from '../common/errors';
 import { Database } from '../database/database';
 import { setRequestTransaction } from '../database/write-context';
+import { AppError, ConflictError, ErrorBody, IdempotencyKeyReusedError, ValidationError } from '../errors/errors';
+import { toErrorResponse } from '../http/all-exceptions.filter';
+import { Enveloped, successEnvelope } from '../http/envelope';
 import { IdempotencyKeysRepository, KeptResponse } from './idempotency-keys.repository';
 import { RequestFingerprints } from './request-fingerprint';
 

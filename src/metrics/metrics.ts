@@ -4,8 +4,8 @@ import type { Pool } from 'pg';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { DataSource } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
-import type { RequestObserver } from '../common/request-log';
 import { APP_CONFIG, AppConfig } from '../config/config';
+import type { RequestObserver } from '../http/request-log';
 import { MetricsRepository, UndeliveredEvents } from './metrics.repository';
 
 /** OpenTelemetry's advice for http.server.request.duration, in seconds. */

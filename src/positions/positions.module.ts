@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
-import { ListCursors } from '../common/cursor';
 import { EmployeesModule } from '../employees/employees.module';
+import { ListCursors } from '../pagination/cursor';
 import { RatingsModule } from '../ratings/ratings.module';
 import { SkillsModule } from '../skills/skills.module';
 import { PositionsImportService } from './import/positions-import.service';

@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { ListOrder, ListRows, PageWindow, orderByColumns } from '../common/cursor';
-import { bySkillName } from '../common/latest-rating';
-import { SqlConditions } from '../common/sql-conditions';
 import { Database } from '../database/database';
+import { SqlConditions } from '../database/sql-conditions';
 import { EmployeeFields } from '../employees/dto/employee.response';
 import { employeeColumns } from '../employees/employees.repository';
+import { ListOrder, ListRows, PageWindow, orderByColumns } from '../pagination/cursor';
+import { bySkillName } from '../ratings/latest-rating';
 import { ListPositionsQuery } from './dto/list-positions.query';
 import { PositionRecord, ReplacementRecord } from './dto/position.response';
 import { PositionReplacement, ReplacementStatus } from './entities/position-replacement.entity';

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { ListCursors, ListIdentity, ListOrder } from '../common/cursor';
-import { NotFoundError } from '../common/errors';
-import { Page } from '../common/pagination';
 import { EmployeesRepository } from '../employees/employees.repository';
+import { NotFoundError } from '../errors/errors';
+import { ListCursors, ListIdentity, ListOrder } from '../pagination/cursor';
+import { Page } from '../pagination/pagination';
 import { RatingsRepository } from '../ratings/ratings.repository';
 import { CandidateResponse, toCandidateResponse } from './dto/candidate.response';
 import { ListCandidatesQuery } from './dto/list-candidates.query';

@@ -9,8 +9,8 @@ import {
   type ThrottlerStorage,
 } from '@nestjs/throttler';
 import { AuthenticatedRequest, RequestAuthenticator } from '../auth/request-authenticator';
-import { RateLimitedError } from '../common/errors';
 import { isDatabaseUnavailable } from '../database/database-unavailable';
+import { RateLimitedError } from '../errors/errors';
 import { Metrics } from '../metrics/metrics';
 
 /**

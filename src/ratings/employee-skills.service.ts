@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { DeletedResponse } from '../common/dto/deleted.response';
-import { ConflictError, NotFoundError } from '../common/errors';
 import { Database } from '../database/database';
 import { WriteContext } from '../database/write-context';
 import { EmployeesRepository } from '../employees/employees.repository';
+import { ConflictError, NotFoundError } from '../errors/errors';
 import { DomainEvents } from '../events/domain-events';
+import { DeletedResponse } from '../http/deleted.response';
 import { SkillsRepository } from '../skills/skills.repository';
 import { RateSkillDto } from './dto/rate-skill.dto';
 import { PersonSkillResponse, toPersonSkillResponse, toRatedPersonSkill } from './dto/rating.response';

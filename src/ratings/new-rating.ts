@@ -1,4 +1,4 @@
-import { newId } from '../common/uuid';
+import { newId } from '../database/uuid';
 import { RateSkillDto } from './dto/rate-skill.dto';
 import { NewRating } from './ratings.repository';
 

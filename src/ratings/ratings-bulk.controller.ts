@@ -3,7 +3,7 @@ import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { OrgId } from '../auth/org-id.decorator';
 import { RequiresScope } from '../auth/scopes';
 import { Write } from '../auth/write.decorator';
-import { ApiBulk, BulkResult } from '../common/bulk';
+import { ApiBulk, BulkResult } from '../bulk/bulk';
 import { WriteContext } from '../database/write-context';
 import { Idempotent } from '../idempotency/idempotency.interceptor';
 import { BulkRatingsDto } from './dto/bulk-ratings.dto';

@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { BulkItemOutcome, BulkResult, failItemOn, validateItem } from '../common/bulk';
-import { NotFoundError } from '../common/errors';
-import { isUuid } from '../common/uuid';
+import { BulkItemOutcome, BulkResult, failItemOn, validateItem } from '../bulk/bulk';
 import { Database } from '../database/database';
+import { isUuid } from '../database/uuid';
 import { WriteContext } from '../database/write-context';
 import { EmployeesRepository } from '../employees/employees.repository';
+import { NotFoundError } from '../errors/errors';
 import { DomainEvents } from '../events/domain-events';
 import { assertOneReferenceEach, BulkRatingItemDto } from './dto/bulk-ratings.dto';
 import { toRatingResponse } from './dto/rating.response';

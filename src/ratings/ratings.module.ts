@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
-import { ListCursors } from '../common/cursor';
 import { EmployeesModule } from '../employees/employees.module';
+import { ListCursors } from '../pagination/cursor';
 import { SkillsModule } from '../skills/skills.module';
 import { EmployeeSkillsController } from './employee-skills.controller';
 import { EmployeeSkillsService } from './employee-skills.service';

@@ -1,17 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { KeyValue, ListOrder, ListRows, PageWindow, orderByColumns } from '../common/cursor';
-import { bySkillName, latestRatingOf } from '../common/latest-rating';
-import { RatingType } from '../common/rating-types';
-import { SqlConditions } from '../common/sql-conditions';
-import { isUuid, newId } from '../common/uuid';
 import { Database } from '../database/database';
+import { SqlConditions } from '../database/sql-conditions';
+import { isUuid, newId } from '../database/uuid';
 import { EmployeeFields } from '../employees/dto/employee.response';
 import { employeeColumns } from '../employees/employees.repository';
+import { KeyValue, ListOrder, ListRows, PageWindow, orderByColumns } from '../pagination/cursor';
 import { Skill } from '../skills/entities/skill.entity';
+import { RatingType } from '../skills/rating-types';
 import { PersonSkillRecord, RatingRecord } from './dto/rating.response';
 import { SkillEmployeeRecord } from './dto/skill-employee.response';
 import { Rating } from './entities/rating.entity';
+import { bySkillName, latestRatingOf } from './latest-rating';
 
 /** Which of an employee's ratings a list shows. */
 export interface RatingFilters {

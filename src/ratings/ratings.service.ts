@@ -1,13 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { ListCursors, ListIdentity } from '../common/cursor';
-import { NotFoundError, ValidationError } from '../common/errors';
-import { parseIsoDateTime } from '../common/iso-date-time';
-import { Page } from '../common/pagination';
 import { Database } from '../database/database';
 import { WriteContext } from '../database/write-context';
 import { EmployeesRepository } from '../employees/employees.repository';
+import { NotFoundError, ValidationError } from '../errors/errors';
 import { DomainEvents } from '../events/domain-events';
+import { ListCursors, ListIdentity } from '../pagination/cursor';
+import { Page } from '../pagination/pagination';
+import { parseIsoDateTime } from '../validation/iso-date-time';
 import { ListRatingsQuery } from './dto/list-ratings.query';
 import { RateSkillDto } from './dto/rate-skill.dto';
 import { RatingRecord, RatingResponse, toRatingResponse } from './dto/rating.response';

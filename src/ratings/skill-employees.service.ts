@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { ListCursors, ListIdentity } from '../common/cursor';
-import { NotFoundError } from '../common/errors';
-import { Page } from '../common/pagination';
+import { NotFoundError } from '../errors/errors';
+import { ListCursors, ListIdentity } from '../pagination/cursor';
+import { Page } from '../pagination/pagination';
 import { ListSkillEmployeesQuery } from './dto/list-skill-employees.query';
 import { SkillEmployeeResponse, toSkillEmployeeResponse } from './dto/skill-employee.response';
 import { RatingsRepository } from './ratings.repository';

@@ -2,7 +2,7 @@ import { Controller, Get, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Public } from '../auth/public.decorator';
-import { OpenApiDocument } from '../common/openapi/openapi-document';
+import { OpenApiDocument } from '../openapi/openapi-document';
 
 /**
  * GET /api/v1/openapi.json and .yaml, through the same pipeline as every route (request id, access log,

@@ -1,8 +1,8 @@
 import { All, Controller, Get } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { Public } from '../auth/public.decorator';
-import { NotFoundError } from '../common/errors';
-import { SkipInput } from '../common/request-input.guard';
+import { NotFoundError } from '../errors/errors';
+import { SkipInput } from '../http/request-input.guard';
 import { API_PREFIX } from '../openapi';
 
 const POINTERS = { docs: '/api/v1/docs', openapi: '/api/v1/openapi.json' };

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { OpenApiDocument } from '../common/openapi/openapi-document';
+import { OpenApiDocument } from '../openapi/openapi-document';
 import { OpenApiDocumentController } from './openapi-document.controller';
 import { RootController } from './root.controller';
 

@@ -1,5 +1,5 @@
-import { ValidationError } from '../common/errors';
-import { newId } from '../common/uuid';
+import { newId } from '../database/uuid';
+import { ValidationError } from '../errors/errors';
 import { CreateSkillDto } from './dto/create-skill.dto';
 import { UpdateSkillDto } from './dto/update-skill.dto';
 import { Skill } from './entities/skill.entity';

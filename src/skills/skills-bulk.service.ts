@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { BulkResult, PlannedChange } from '../common/bulk';
-import { stringField, upsertItems, UpsertRules } from '../common/bulk-upsert';
+import { BulkResult, PlannedChange } from '../bulk/bulk';
+import { stringField, upsertItems, UpsertRules } from '../bulk/bulk-upsert';
 import { Database } from '../database/database';
 import { WriteContext } from '../database/write-context';
 import { changesBetween } from '../events/changes';

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { ListCursors } from '../common/cursor';
+import { ListCursors } from '../pagination/cursor';
 import { SkillsBulkService } from './skills-bulk.service';
 import { SkillsController } from './skills.controller';
 import { SkillsRepository } from './skills.repository';

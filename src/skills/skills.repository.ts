@@ -1,13 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { ListOrder, ListRows, PageWindow, orderByColumns } from '../common/cursor';
-import { ConflictError, NotFoundError } from '../common/errors';
-import { toDateOrNull } from '../common/iso-date-time';
-import { escapeLikePattern } from '../common/like-pattern';
-import { mapConstraintErrors } from '../common/postgres-errors';
-import { SqlConditions } from '../common/sql-conditions';
-import { isUuid } from '../common/uuid';
 import { Database } from '../database/database';
+import { escapeLikePattern } from '../database/like-pattern';
+import { SqlConditions } from '../database/sql-conditions';
+import { isUuid } from '../database/uuid';
+import { ConflictError, NotFoundError } from '../errors/errors';
+import { mapConstraintErrors } from '../errors/postgres-errors';
+import { ListOrder, ListRows, PageWindow, orderByColumns } from '../pagination/cursor';
+import { toDateOrNull } from '../validation/iso-date-time';
 import { ListSkillsQuery } from './dto/list-skills.query';
 import { Skill } from './entities/skill.entity';
 

@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { ListCursors, ListIdentity } from '../common/cursor';
-import { DeletedResponse } from '../common/dto/deleted.response';
-import { ConflictError } from '../common/errors';
-import { Page } from '../common/pagination';
 import { Database } from '../database/database';
 import { WriteContext } from '../database/write-context';
+import { ConflictError } from '../errors/errors';
 import { changesBetween } from '../events/changes';
 import { DomainEvents } from '../events/domain-events';
+import { DeletedResponse } from '../http/deleted.response';
+import { ListCursors, ListIdentity } from '../pagination/cursor';
+import { Page } from '../pagination/pagination';
 import { CreateSkillDto } from './dto/create-skill.dto';
 import { ListSkillsQuery } from './dto/list-skills.query';
 import { SkillDetailResponse, SkillResponse, toSkillResponse } from './dto/skill.response';

@@ -1,9 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { CoalescedSend } from '../common/coalesced-send';
 import { APP_CONFIG, AppConfig } from '../config/config';
 import { Database } from '../database/database';
+import { CoalescedSend } from './coalesced-send';
 import { NOTIFY_DELIVERIES_RECORDED } from './delivery-notification.listener';
 import { WebhookDispatcher } from './webhook-dispatcher';
 

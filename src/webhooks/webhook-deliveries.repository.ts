@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { ListOrder, ListRows, PageWindow, orderByColumns } from '../common/cursor';
-import { SqlConditions } from '../common/sql-conditions';
-import { newId } from '../common/uuid';
 import { Database } from '../database/database';
+import { SqlConditions } from '../database/sql-conditions';
+import { newId } from '../database/uuid';
 import type { EventFanOut, RecordedEvent } from '../events/events.repository';
+import { ListOrder, ListRows, PageWindow, orderByColumns } from '../pagination/cursor';
 import { WebhookDelivery } from './entities/webhook-delivery.entity';
 import { SendResult } from './webhook-sender';
 

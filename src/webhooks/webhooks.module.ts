@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
-import { ListCursors } from '../common/cursor';
 import { EventsModule } from '../events/events.module';
+import { ListCursors } from '../pagination/cursor';
 import { DeliveryNotificationListener } from './delivery-notification.listener';
 import { WebhookCommitWatcher } from './webhook-commit-watcher';
 import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';

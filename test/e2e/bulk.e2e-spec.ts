@@ -1,7 +1,7 @@
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { Client } from 'pg';
-import { BulkItemResultResponse } from '../../src/common/bulk';
-import { newId } from '../../src/common/uuid';
+import { BulkItemResultResponse } from '../../src/bulk/bulk';
+import { newId } from '../../src/database/uuid';
 import { EmployeeResponse } from '../../src/employees/dto/employee.response';
 import { RatingResponse } from '../../src/ratings/dto/rating.response';
 import { SkillResponse } from '../../src/skills/dto/skill.response';

@@ -1,7 +1,7 @@
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { PostgresQueryRunner } from 'typeorm/driver/postgres/PostgresQueryRunner';
-import { DeletedResponse } from '../../src/common/dto/deleted.response';
 import { EmployeeDetailResponse } from '../../src/employees/dto/employee.response';
+import { DeletedResponse } from '../../src/http/deleted.response';
 import { PersonSkillResponse, RatingResponse } from '../../src/ratings/dto/rating.response';
 import { apiClient } from '../support/api-client';
 import { createTenant, createTestApp, TestTenant } from '../support/app';

@@ -1,8 +1,8 @@
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { Client } from 'pg';
 import type { EntityManager } from 'typeorm';
-import { newId } from '../../src/common/uuid';
 import { Database } from '../../src/database/database';
+import { newId } from '../../src/database/uuid';
 import { cliWrite } from '../../src/database/write-context';
 import { DomainEventName, DomainEvents } from '../../src/events/domain-events';
 import { RetentionJob, RetentionReport } from '../../src/retention/retention.job';

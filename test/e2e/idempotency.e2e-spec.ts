@@ -1,8 +1,8 @@
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { Client } from 'pg';
-import { ConflictError } from '../../src/common/errors';
 import { EmployeeResponse } from '../../src/employees/dto/employee.response';
+import { ConflictError } from '../../src/errors/errors';
 import { RetentionJob } from '../../src/retention/retention.job';
 import { checkedRequest } from '../support/api-client';
 import { createTenant, createTestApp, dataSourceOf, TestTenant } from '../support/app';

@@ -1,6 +1,6 @@
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { DataSource } from 'typeorm';
-import { newId } from '../../src/common/uuid';
+import { newId } from '../../src/database/uuid';
 import { Employee } from '../../src/employees/entities/employee.entity';
 import { ListPositionsQuery } from '../../src/positions/dto/list-positions.query';
 import { PositionDetailResponse, PositionResponse } from '../../src/positions/dto/position.response';

@@ -1,6 +1,6 @@
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { DataSource, QueryRunner } from 'typeorm';
-import { newId } from '../../src/common/uuid';
+import { newId } from '../../src/database/uuid';
 import { EmployeeResponse } from '../../src/employees/dto/employee.response';
 import { Employee } from '../../src/employees/entities/employee.entity';
 import { CandidateResponse } from '../../src/positions/dto/candidate.response';

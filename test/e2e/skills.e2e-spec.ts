@@ -1,5 +1,5 @@
 import { NestExpressApplication } from '@nestjs/platform-express';
-import { DeletedResponse } from '../../src/common/dto/deleted.response';
+import { DeletedResponse } from '../../src/http/deleted.response';
 import { SkillDetailResponse, SkillResponse } from '../../src/skills/dto/skill.response';
 import { apiClient } from '../support/api-client';
 import { createTenant, createTestApp, TestTenant } from '../support/app';

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { NestExpressApplication } from '@nestjs/platform-express';
-import { newId } from '../../src/common/uuid';
 import { Database } from '../../src/database/database';
+import { newId } from '../../src/database/uuid';
 import { cliWrite } from '../../src/database/write-context';
 import { DomainEventName, DomainEvents } from '../../src/events/domain-events';
 import { apiClient } from '../support/api-client';

@@ -1,7 +1,7 @@
 import { INestApplication } from '@nestjs/common';
 import request, { Response, Test } from 'supertest';
-import { FieldError } from '../../src/common/errors';
-import { CursorPageMeta, PaginationMeta } from '../../src/common/pagination';
+import { FieldError } from '../../src/errors/errors';
+import { CursorPageMeta, PaginationMeta } from '../../src/pagination/pagination';
 import { TestTenant } from './app';
 import { conformsToDocument, Method } from './openapi-document';
 

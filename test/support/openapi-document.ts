@@ -10,7 +10,7 @@ import type {
 } from '@nestjs/swagger';
 import { Ajv, ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
-import { OpenApiDocument } from '../../src/common/openapi/openapi-document';
+import { OpenApiDocument } from '../../src/openapi/openapi-document';
 
 export type { OpenAPIObject };
 

@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { newId } from '../../src/common/uuid';
+import { newId } from '../../src/database/uuid';
 import { Employee } from '../../src/employees/entities/employee.entity';
 import { PositionReplacement, ReplacementStatus } from '../../src/positions/entities/position-replacement.entity';
 import { PositionRequiredSkill } from '../../src/positions/entities/position-required-skill.entity';

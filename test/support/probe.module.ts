@@ -2,8 +2,8 @@ import { Body, Controller, Get, Module, Param, Post, Query } from '@nestjs/commo
 import { ApiExcludeController } from '@nestjs/swagger';
 import { IsInt, IsString, MaxLength } from 'class-validator';
 import { OrgId } from '../../src/auth/org-id.decorator';
-import { Page, PaginationQuery, buildPaginationMeta } from '../../src/common/pagination';
-import { ParseIdPipe } from '../../src/common/uuid';
+import { ParseIdPipe } from '../../src/database/uuid';
+import { Page, PaginationQuery, buildPaginationMeta } from '../../src/pagination/pagination';
 
 class EchoBody {
   @IsString() @MaxLength(10) name: string;

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiSchema, OmitType } from '@nestjs/swagger';
-import { BulkItems } from '../../common/bulk';
+import { BulkItems } from '../../bulk/bulk';
 import { UpdateEmployeeDto } from './update-employee.dto';
 
 /**

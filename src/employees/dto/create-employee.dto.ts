@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsEmail, IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
-import { IsIsoDateTime } from '../../common/iso-date-time';
-import { IsOptionalNotNull } from '../../common/optional-not-null';
+import { IsIsoDateTime } from '../../validation/iso-date-time';
+import { IsOptionalNotNull } from '../../validation/optional-not-null';
 
 export class CreateEmployeeDto {
   @IsString()

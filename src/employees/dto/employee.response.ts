@@ -1,5 +1,5 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
-import { RATING_TYPES, RatingType } from '../../common/rating-types';
+import { RATING_TYPES, RatingType } from '../../skills/rating-types';
 import { Employee } from '../entities/employee.entity';
 
 @ApiSchema({ name: 'Employee' })

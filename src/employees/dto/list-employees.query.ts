@@ -1,9 +1,9 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsOptional, IsString, MaxLength } from 'class-validator';
-import { IsIsoDateTime } from '../../common/iso-date-time';
-import { PaginationQuery } from '../../common/pagination';
-import { toBooleanIfLiteral } from '../../common/query-transforms';
+import { PaginationQuery } from '../../pagination/pagination';
+import { IsIsoDateTime } from '../../validation/iso-date-time';
+import { toBooleanIfLiteral } from '../../validation/query-transforms';
 
 export class ListEmployeesQuery extends PaginationQuery {
   @ApiPropertyOptional({

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { ValidationError } from '../../common/errors';
-import { Page } from '../../common/pagination';
+import { ValidationError } from '../../errors/errors';
+import { Page } from '../../pagination/pagination';
 import { EventsRepository } from '../events.repository';
 import { EventResponse, toEventResponse } from './dto/event.response';
 import { ListEventsQuery } from './dto/list-events.query';

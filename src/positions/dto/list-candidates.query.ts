@@ -1,8 +1,8 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsBoolean } from 'class-validator';
-import { PaginationQuery } from '../../common/pagination';
-import { toBooleanIfLiteral } from '../../common/query-transforms';
+import { PaginationQuery } from '../../pagination/pagination';
+import { toBooleanIfLiteral } from '../../validation/query-transforms';
 
 export class ListCandidatesQuery extends PaginationQuery {
   @ApiPropertyOptional({

@@ -1,6 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional } from 'class-validator';
-import { PaginationQuery } from '../../common/pagination';
+import { PaginationQuery } from '../../pagination/pagination';
 import { POSITION_STATUSES, PositionStatus } from '../entities/position.entity';
 
 export class ListPositionsQuery extends PaginationQuery {

@@ -1,4 +1,4 @@
-import { ValidationError } from '../../common/errors';
+import { ValidationError } from '../../errors/errors';
 import { parsePositionsFile } from './positions-file';
 
 const valid = {

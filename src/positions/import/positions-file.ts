@@ -10,9 +10,9 @@ import {
   ValidateNested,
   validateSync,
 } from 'class-validator';
-import { FieldError, ValidationError } from '../../common/errors';
-import { IsIsoDateTime } from '../../common/iso-date-time';
-import { flattenValidationErrors } from '../../common/validation';
+import { FieldError, ValidationError } from '../../errors/errors';
+import { IsIsoDateTime } from '../../validation/iso-date-time';
+import { flattenValidationErrors } from '../../validation/validation';
 import { REPLACEMENT_STATUSES, ReplacementStatus } from '../entities/position-replacement.entity';
 import { POSITION_STATUSES, PositionStatus } from '../entities/position.entity';
 

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { ValidationError } from '../../common/errors';
+import { ValidationError } from '../../errors/errors';
 import { parsePositionsFile } from './positions-file';
 import {
   KnownReferences,

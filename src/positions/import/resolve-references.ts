@@ -1,6 +1,6 @@
-import { FieldError } from '../../common/errors';
-import { parseIsoDateTime, toDateOrNull } from '../../common/iso-date-time';
+import { FieldError } from '../../errors/errors';
 import { Skill } from '../../skills/entities/skill.entity';
+import { parseIsoDateTime, toDateOrNull } from '../../validation/iso-date-time';
 import { DesiredPosition } from './import-plan';
 import { PositionEntry, problem, throwIfAny } from './positions-file';
 

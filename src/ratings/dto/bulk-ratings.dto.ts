@@ -1,8 +1,8 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsNotEmpty, IsString, MaxLength } from 'class-validator';
-import { BulkItems } from '../../common/bulk';
-import { ValidationError } from '../../common/errors';
-import { IsOptionalNotNull } from '../../common/optional-not-null';
+import { BulkItems } from '../../bulk/bulk';
+import { ValidationError } from '../../errors/errors';
+import { IsOptionalNotNull } from '../../validation/optional-not-null';
 import { RateSkillDto } from './rate-skill.dto';
 
 /** One item of POST /ratings/bulk: a POST /employees/{id}/ratings body naming its employee and skill itself. */

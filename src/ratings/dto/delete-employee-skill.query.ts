@@ -1,7 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsOptional } from 'class-validator';
-import { toBooleanIfLiteral } from '../../common/query-transforms';
+import { toBooleanIfLiteral } from '../../validation/query-transforms';
 
 export class DeleteEmployeeSkillQuery {
   @ApiPropertyOptional({

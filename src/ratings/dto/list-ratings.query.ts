@@ -1,8 +1,8 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString } from 'class-validator';
-import { IsIsoDateTime } from '../../common/iso-date-time';
-import { PaginationQuery } from '../../common/pagination';
-import { RATING_TYPES, RatingType } from '../../common/rating-types';
+import { PaginationQuery } from '../../pagination/pagination';
+import { RATING_TYPES, RatingType } from '../../skills/rating-types';
+import { IsIsoDateTime } from '../../validation/iso-date-time';
 
 export class ListRatingsQuery extends PaginationQuery {
   @ApiPropertyOptional({ format: 'uuid', description: 'An unknown (or malformed) skill id gives an empty list' })

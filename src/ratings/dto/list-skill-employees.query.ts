@@ -1,8 +1,8 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsInt, IsOptional, Max, Min } from 'class-validator';
-import { PaginationQuery } from '../../common/pagination';
-import { toBooleanIfLiteral, toIntegerIfDigits } from '../../common/query-transforms';
+import { PaginationQuery } from '../../pagination/pagination';
+import { toBooleanIfLiteral, toIntegerIfDigits } from '../../validation/query-transforms';
 
 // Scores are PostgreSQL integers: a bound outside them could never match and would not bind.
 const INT4_MIN = -2147483648;

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsInt, IsOptional, IsString, MaxLength } from 'class-validator';
-import { RATING_TYPES, RatingType } from '../../common/rating-types';
+import { RATING_TYPES, RatingType } from '../../skills/rating-types';
 
 /** Body of PUT /employees/{id}/skills/{skillId}: one new rating. */
 export class RateSkillDto {

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiSchema, PickType } from '@nestjs/swagger';
-import { RATING_TYPES, RatingType } from '../../common/rating-types';
+import { RATING_TYPES, RatingType } from '../../skills/rating-types';
 
 @ApiSchema({ name: 'Rating' })
 export class RatingResponse {

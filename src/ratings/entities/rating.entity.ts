@@ -1,5 +1,5 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
-import { RatingType } from '../../common/rating-types';
+import { RatingType } from '../../skills/rating-types';
 
 /**
  * One rating of an employee on a skill; appended, never updated. employee_id and skill_id repeat the

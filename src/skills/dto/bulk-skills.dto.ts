@@ -1,4 +1,4 @@
-import { BulkItems } from '../../common/bulk';
+import { BulkItems } from '../../bulk/bulk';
 import { CreateSkillDto } from './create-skill.dto';
 
 /** Body of POST /skills/bulk. */

@@ -1,6 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
-import { IsOptionalNotNull } from '../../common/optional-not-null';
+import { IsOptionalNotNull } from '../../validation/optional-not-null';
 import { RATING_SCALE_TYPES, RatingScaleType } from '../entities/skill.entity';
 
 // The bounds of a PostgreSQL integer, so an out-of-range scale is a 400 and never a database error.

@@ -1,7 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsString, MaxLength } from 'class-validator';
-import { IsIsoDateTime } from '../../common/iso-date-time';
-import { PaginationQuery } from '../../common/pagination';
+import { PaginationQuery } from '../../pagination/pagination';
+import { IsIsoDateTime } from '../../validation/iso-date-time';
 
 export class ListSkillsQuery extends PaginationQuery {
   @ApiPropertyOptional({ description: 'Case-insensitive substring of name; % _ \\ match literally' })

@@ -1,6 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
-import { IsOptionalNotNull } from '../../common/optional-not-null';
+import { IsOptionalNotNull } from '../../validation/optional-not-null';
 import { RATING_SCALE_TYPES, RatingScaleType } from '../entities/skill.entity';
 import { INT32_MAX, INT32_MIN } from './create-skill.dto';
 

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
-import { IsIsoDateTime } from '../../common/iso-date-time';
+import { IsIsoDateTime } from '../../validation/iso-date-time';
 
 export class RecoverDto {
   @ApiProperty({

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsInt, IsString, Max, MaxLength, Min, MinLength } from 'class-validator';
-import { IsOptionalNotNull } from '../../common/optional-not-null';
+import { IsOptionalNotNull } from '../../validation/optional-not-null';
 import { MAX_WEBHOOK_SECRET_LENGTH } from './create-webhook.dto';
 
 /** A week: long enough for any receiver's deploy, short enough that a leaked secret dies soon. */

@@ -1,6 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsUUID } from 'class-validator';
-import { DEFAULT_PAGE_SIZE, PageLimit } from '../../../common/pagination';
+import { DEFAULT_PAGE_SIZE, PageLimit } from '../../../pagination/pagination';
 import { FEED_EVENT_NAMES, DomainEventName } from '../../domain-events';
 
 export class ListEventsQuery {

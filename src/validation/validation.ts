@@ -1,6 +1,6 @@
 import { ValidationPipe } from '@nestjs/common';
 import type { ValidationError as ClassValidatorError } from 'class-validator';
-import { FieldError, ValidationError } from './errors';
+import { FieldError, ValidationError } from '../errors/errors';
 
 /** The one validation pipe: unknown fields are rejected, never dropped; failures name each field. */
 export function createValidationPipe(): ValidationPipe {

@@ -1,5 +1,5 @@
 import type { HeaderObject, ParameterObject, ReferenceObject, ResponseObject } from '@nestjs/swagger';
-import { ErrorCode } from '../errors';
+import { ErrorCode } from '../errors/errors';
 
 /** The headers the service sends, each described once and referred to by every response that carries it. */
 export const HEADERS = {

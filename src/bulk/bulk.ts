@@ -3,8 +3,9 @@ import { ApiBody, ApiExtraModels, ApiProperty, ApiResponse, ApiSchema, getSchema
 import { plainToInstance } from 'class-transformer';
 import { ArrayMaxSize, ArrayMinSize, IsArray, validateSync } from 'class-validator';
 import { EntityManager } from 'typeorm';
-import { AppError, ErrorCode, FieldError, ValidationError } from './errors';
-import { toValidationError } from './validation';
+import { Database } from '../database/database';
+import { AppError, ErrorCode, FieldError, ValidationError } from '../errors/errors';
+import { toValidationError } from '../validation/validation';
 
 /** At most this many items in one bulk request (decisions.md, "Bulk upsert"). */
 export const BULK_MAX_ITEMS = 1000;
@@ -137,22 +138,6 @@ export function validateItem<T extends object>(model: Type<T>, item: unknown): T
   return instance;
 }
 
-/**
- * Runs `work` in a savepoint of the transaction `manager` holds: when it throws, what it wrote is undone and
- * the transaction goes on. So one failing item of a bulk request changes nothing and stops no other item.
- */
-export async function inSavepoint<T>(manager: EntityManager, work: () => Promise<T>): Promise<T> {
-  await manager.query('SAVEPOINT bulk_item');
-  try {
-    const result = await work();
-    await manager.query('RELEASE SAVEPOINT bulk_item');
-    return result;
-  } catch (error) {
-    await manager.query('ROLLBACK TO SAVEPOINT bulk_item');
-    throw error;
-  }
-}
-
 /** An AppError fails its item; anything else (a bug, the database gone) fails the request. */
 export function failItemOn(outcome: BulkItemOutcome, error: unknown): void {
   if (!(error instanceof AppError)) throw error;
@@ -212,6 +197,7 @@ export interface ChangeWriter<T> {
  * items created, updated or (an update that changed nothing) unchanged, and answers those written, in item order.
  */
 export async function writeChanges<T extends { id: string }>(
+  database: Database,
   manager: EntityManager,
   planned: PlannedChange<T>[],
   writer: ChangeWriter<T>,
@@ -220,15 +206,17 @@ export async function writeChanges<T extends { id: string }>(
   const creates = planned.filter((change) => change.before === null).map((change) => change.after);
   const unchanged = new Set<PlannedChange<T>>();
   try {
-    const updated = new Set(await inSavepoint(manager, () => writer.many(updates, creates)));
+    const updated = new Set(await database.savepoint(manager, () => writer.many(updates, creates)));
     for (const change of planned) if (change.before !== null && !updated.has(change.after.id)) unchanged.add(change);
   } catch (error) {
     if (!(error instanceof AppError)) throw error;
     for (const change of planned) {
-      await inSavepoint(manager, () => writer.one(change)).then(
-        (wrote) => (wrote ? undefined : unchanged.add(change)),
-        (failure: unknown) => failItemOn(change.outcome, failure),
-      );
+      await database
+        .savepoint(manager, () => writer.one(change))
+        .then(
+          (wrote) => (wrote ? undefined : unchanged.add(change)),
+          (failure: unknown) => failItemOn(change.outcome, failure),
+        );
     }
   }
   for (const { outcome, after } of unchanged) outcome.succeed('unchanged', after.id);

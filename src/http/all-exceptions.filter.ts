@@ -1,7 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
 import type { Response } from 'express';
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../database/database-unavailable';
-import { AppError, ErrorBody, ErrorCode, errorBody, ServiceUnavailableError } from './errors';
+import { AppError, ErrorBody, ErrorCode, errorBody, ServiceUnavailableError } from '../errors/errors';
 import { IdentifiedRequest, requestFields } from './request-log';
 
 const CODE_BY_STATUS: Partial<Record<number, ErrorCode>> = {

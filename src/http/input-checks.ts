@@ -1,4 +1,4 @@
-import type { FieldError } from './errors';
+import type { FieldError } from '../errors/errors';
 
 /** Containers nested deeper than this are refused, so validation never recurses without bound. */
 export const MAX_JSON_DEPTH = 32;

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ErrorCode } from '../errors';
+import { ErrorCode } from '../errors/errors';
 
 export class FieldErrorSchema {
   @ApiProperty({ example: 'businessEmail' }) field: string;

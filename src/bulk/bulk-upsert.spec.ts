@@ -1,7 +1,7 @@
 import { IsInt, IsOptional, IsString } from 'class-validator';
+import { ConflictError } from '../errors/errors';
 import { BulkItemOutcome } from './bulk';
 import { planUpserts, stringField, UpsertRules } from './bulk-upsert';
-import { ConflictError } from './errors';
 
 interface Thing {
   id: string;

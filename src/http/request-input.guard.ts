@@ -1,7 +1,7 @@
 import { CanActivate, ExecutionContext, Injectable, SetMetadata } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import express, { Request, Response } from 'express';
-import { AppError, PayloadTooLargeError, UnsupportedMediaTypeError, ValidationError } from './errors';
+import { AppError, PayloadTooLargeError, UnsupportedMediaTypeError, ValidationError } from '../errors/errors';
 import { findInputProblem } from './input-checks';
 
 export const MAX_BODY_BYTES = 1024 * 1024;

@@ -1,6 +1,6 @@
 import { PipeTransform } from '@nestjs/common';
 import { v7 as uuidv7 } from 'uuid';
-import { NotFoundError } from './errors';
+import { NotFoundError } from '../errors/errors';
 
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

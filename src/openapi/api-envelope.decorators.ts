@@ -1,6 +1,6 @@
 import { applyDecorators, HttpStatus, Type } from '@nestjs/common';
 import { ApiExtraModels, ApiResponse, getSchemaPath } from '@nestjs/swagger';
-import { CursorPageMeta, PaginationMeta } from '../pagination';
+import { CursorPageMeta, PaginationMeta } from '../pagination/pagination';
 
 /**
  * The errors a route's own rules answer (a 404 for an unknown id, a 409 for a duplicate). Those every route

@@ -1,7 +1,7 @@
 import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../config/config';
-import { ValidationError } from './errors';
+import { ValidationError } from '../errors/errors';
 import { ListMeta, Page, PaginationQuery, buildPaginationMeta } from './pagination';
 
 /** One value of a row's order key: a column of the list's ORDER BY (null for a nullable one). */

@@ -3,7 +3,7 @@ import { IncomingMessage, Server, ServerResponse, STATUS_CODES } from 'node:http
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { Logger } from '@nestjs/common';
-import { ErrorCode, errorBody } from './errors';
+import { ErrorCode, errorBody } from '../errors/errors';
 
 /**
  * Settings of the HTTP server itself: idle kept-alive connections last `keepAliveTimeoutMs` (longer than

@@ -29,7 +29,7 @@ type Method = (typeof METHODS)[number];
 
 /**
  * The scope a secured operation needs (auth/scopes.ts's operationScope): passed in, since auth/ builds on
- * common/ and common/ must not import it back.
+ * openapi/ and openapi/ must not import it back.
  */
 export type ScopeOf = (method: string, operation: OperationObject) => string | null;
 

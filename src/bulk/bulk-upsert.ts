@@ -2,8 +2,8 @@ import { Type } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { Database } from '../database/database';
 import { WriteContext } from '../database/write-context';
+import { ConflictError } from '../errors/errors';
 import { BulkItemOutcome, BulkResult, failItemOn, PlannedChange, validateItem, writeChanges } from './bulk';
-import { ConflictError } from './errors';
 
 /** A resource a bulk upsert writes: every item that changes one stamps it with the request's time. */
 export interface Upsertable {
@@ -75,7 +75,7 @@ export function upsertItems<T extends Upsertable, C extends object, U extends ob
     const now = new Date();
     const planned = planUpserts(organisationId, items, outcomes, rules, byKey, now);
     const { repository } = rules;
-    const written = await writeChanges(manager, planned, {
+    const written = await writeChanges(database, manager, planned, {
       // Updates go first, so a unique value one of them frees is free for a resource created in the same request.
       many: async (updates, creates) => {
         const updated = await repository.updateMany(organisationId, updates, manager);

@@ -1,6 +1,6 @@
 import { AppConfig } from '../config/config';
+import { ValidationError } from '../errors/errors';
 import { ListCursors, ListIdentity, ListOrder, ListRows, orderByColumns } from './cursor';
-import { ValidationError } from './errors';
 import { PaginationQuery } from './pagination';
 
 interface Row {

@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { ExpressAdapter } from '@nestjs/platform-express';
-import { BulkResult } from './bulk';
-import { Page } from './pagination';
+import { BulkResult } from '../bulk/bulk';
+import { Page } from '../pagination/pagination';
 
 /** The body of every successful response, `{success: true, data[, meta]}`: a list's page and a bulk result carry meta. */
 export function successEnvelope(result: unknown): object {
