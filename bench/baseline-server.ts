@@ -1,5 +1,5 @@
 /**
- * The raw baseline: node:http + pg, no framework, no ORM, running the SQL the service runs for four
+ * The raw baseline: node:http + pg, no framework, no ORM, running the SQL the service runs for six
  * endpoints, so `npm run bench` can report the service as a fraction of what the database and Node allow.
  *
  *   GET  /api/v1/employees/:id          API-key lookup by hash (then its expiry and scope), the employee with
@@ -11,18 +11,32 @@
  *                                        its outbox rows sent with COMMIT; with an Idempotency-Key also the key's
  *                                        advisory lock and lookup (sent with BEGIN; the service sends its claim
  *                                        alone) and the kept response (sent with COMMIT, as the service does)
+ *   PATCH /api/v1/employees/:id         one transaction: the row locked and read, the service's UPDATE (which
+ *                                        writes nothing when no value changes), then employee.updated with its
+ *                                        `changes` and its outbox rows sent with COMMIT
+ *   GET  /api/v1/positions/:id/candidates?page=&limit=&isActive=   the position, its required skills, then the
+ *                                        ranked page and the employee count concurrently (the service's
+ *                                        statements, built by its repositories)
  *
  * The statements are the service's own, the SQL functions its migrations make included, sent in the same round
  * trips (a pipelining pool, as the service's), so that the two differ only in what runs in Node.
  *
  * Every request looks its key up in the database (no cache): the baseline does at least the service's work.
+ * bench/framework-floor.ts serves the same handler (`respond`) behind a bare NestJS app.
  * Env: DATABASE_URL, PORT (3901). Started by bench/run.ts; not part of the service.
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { createServer, IncomingMessage, ServerResponse } from 'node:http';
 import { escapeLiteral, Pool, PoolClient, QueryResult } from 'pg';
+import type { EntityManager } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
+import type { Database } from '../src/database/database';
+import type { EmployeeFields } from '../src/employees/dto/employee.response';
+import { employeeColumns, EmployeesRepository } from '../src/employees/employees.repository';
+import { changesBetween } from '../src/events/changes';
 import { fingerprintKey, requestFingerprint } from '../src/idempotency/request-fingerprint';
+import { PositionsRepository } from '../src/positions/positions.repository';
+import { computeSkillsGap, summariseSkillsGap } from '../src/positions/skills-gap';
 
 /** The service's pool (POSTGRES_POOL_SIZE, src/runtime.ts): a smaller one would starve the baseline, not bound it. */
 const SERVICE_POOL_SIZE = 10;
@@ -276,9 +290,16 @@ const BASELINE_ACTOR = { type: 'api_key', id: '00000000-0000-0000-0000-000000000
  * The service's outbox write (EventsRepository's recording, sent with COMMIT): the event row and one delivery per
  * subscribed endpoint, one statement.
  */
-function eventStatement(organisationId: string, event: string, at: Date, data: unknown): Statement {
+function eventStatement(organisationId: string, event: string, at: Date, data: unknown, changes?: object): Statement {
   const body = Buffer.from(
-    JSON.stringify({ event, timestamp: at.toISOString(), data, actor: BASELINE_ACTOR, requestId: randomUUID() }),
+    JSON.stringify({
+      event,
+      timestamp: at.toISOString(),
+      data,
+      changes,
+      actor: BASELINE_ACTOR,
+      requestId: randomUUID(),
+    }),
   );
   return {
     text: `WITH recorded AS MATERIALIZED (SELECT record_events($1, $2, $3, $4, $5, $6, $7) AS written)
@@ -330,6 +351,101 @@ function toEmployee(row: Record<string, any>): Record<string, unknown> {
   };
 }
 
+/**
+ * pg behind the one method the service's repositories query with, answering as TypeORM's EntityManager.query
+ * does (the rows; for an UPDATE or DELETE, the rows and their count): the baseline sends their statements, built
+ * by their own code, where it does not write the SQL out itself.
+ */
+function pgManager(queryable: Pool | PoolClient): EntityManager {
+  const query = async (text: string, values?: unknown[]) => {
+    const result = await queryable.query(text, values);
+    return result.command === 'UPDATE' || result.command === 'DELETE' ? [result.rows, result.rowCount] : result.rows;
+  };
+  return { query } as unknown as EntityManager;
+}
+
+const repositoryDatabase = {
+  manager: (transaction?: EntityManager) => transaction ?? pgManager(pool),
+} as unknown as Database;
+const employeesRepository = new EmployeesRepository(repositoryDatabase);
+const positionsRepository = new PositionsRepository(repositoryDatabase);
+
+/** An employee as the service answers it (toEmployeeResponse), from the repositories' camel-case rows. */
+function employeeFromFields(employee: EmployeeFields): Record<string, unknown> {
+  return {
+    id: employee.id,
+    personnelNumber: employee.personnelNumber,
+    firstName: employee.firstName,
+    lastName: employee.lastName,
+    businessEmail: employee.businessEmail,
+    title: employee.title,
+    gender: employee.gender,
+    departmentId: employee.departmentId,
+    hiredAt: employee.hiredAt?.toISOString() ?? null,
+    leftAt: employee.leftAt?.toISOString() ?? null,
+    isHRTeamMember: employee.isHRTeamMember,
+    createdAt: employee.createdAt.toISOString(),
+    updatedAt: employee.updatedAt.toISOString(),
+  };
+}
+
+/**
+ * PATCH /employees/:id as the service runs it: the row locked and read (the service's TypeORM query builder sends
+ * the same SELECT … FOR UPDATE with its own column aliases), its UPDATE, and employee.updated with COMMIT. The bench
+ * changes the title; other fields are the service's ValidationPipe's business.
+ */
+async function updateEmployee(organisationId: string, id: string, input: Record<string, unknown>): Promise<unknown> {
+  const { title } = input;
+  if (Object.keys(input).some((field) => field !== 'title') || (typeof title !== 'string' && title !== null)) {
+    throw new HttpError(400, 'VALIDATION_ERROR');
+  }
+  return inTransaction([], async (client) => {
+    const { rows } = await client.query<EmployeeFields>(
+      `SELECT ${employeeColumns('e')} FROM employees e WHERE e.organisation_id = $1 AND e.id = $2 FOR UPDATE`,
+      [organisationId, id],
+    );
+    if (rows.length === 0) throw new HttpError(404, 'NOT_FOUND');
+    const before = employeeFromFields(rows[0]);
+    const now = new Date();
+    const changed = { ...rows[0], organisationId, title };
+    if (!(await employeesRepository.update(organisationId, changed, now, pgManager(client)))) {
+      return { answer: before, closing: [] };
+    }
+    const after = employeeFromFields({ ...changed, updatedAt: now });
+    const event = eventStatement(organisationId, 'employee.updated', now, after, changesBetween(before, after));
+    return { answer: after, closing: [event] };
+  });
+}
+
+/** GET /positions/:id/candidates in page mode, as the service's PositionsService.candidates reads it. */
+async function listCandidates(
+  organisationId: string,
+  positionId: string,
+  params: URLSearchParams,
+): Promise<{ data: unknown[]; meta: object }> {
+  const page = Number(params.get('page') ?? 1);
+  const limit = Number(params.get('limit') ?? 20);
+  const isActive = params.get('isActive') !== 'false';
+  if (!Number.isInteger(page) || page < 1 || !Number.isInteger(limit) || limit < 1 || limit > 100) {
+    throw new HttpError(400, 'VALIDATION_ERROR');
+  }
+  if (!(await positionsRepository.findById(organisationId, positionId))) throw new HttpError(404, 'NOT_FOUND');
+  const requiredSkills =
+    (await positionsRepository.requiredSkillsOf(organisationId, [positionId])).get(positionId) ?? [];
+  const unrated = summariseSkillsGap(computeSkillsGap(requiredSkills, new Map()));
+  const window = { after: null, offset: (page - 1) * limit, fetch: limit + 1, counted: true };
+  const [ranked, total] = await Promise.all([
+    positionsRepository.rankCandidates(organisationId, requiredSkills, unrated, isActive, window),
+    employeesRepository.countAll(organisationId, isActive),
+  ]);
+  const data = ranked.slice(0, limit).map(({ employee, latestScoreBySkillId }) => {
+    const skillsGap = computeSkillsGap(requiredSkills, latestScoreBySkillId);
+    return { employee: employeeFromFields(employee), ...summariseSkillsGap(skillsGap), skillsGap };
+  });
+  const totalPages = Math.ceil(total / limit);
+  return { data, meta: { total, page, limit, totalPages, hasNextPage: page < totalPages, hasPrevPage: page > 1 } };
+}
+
 async function readJson(request: IncomingMessage): Promise<Record<string, unknown>> {
   const chunks: Buffer[] = [];
   for await (const chunk of request) chunks.push(chunk as Buffer);
@@ -343,10 +459,20 @@ async function readJson(request: IncomingMessage): Promise<Record<string, unknow
 async function route(request: IncomingMessage): Promise<{ status: number; payload: object }> {
   const url = new URL(request.url ?? '/', 'http://baseline');
   const path = url.pathname.split('/').filter(Boolean);
-  if (path[0] !== 'api' || path[1] !== 'v1' || path[2] !== 'employees') throw new HttpError(404, 'NOT_FOUND');
+  if (path[0] !== 'api' || path[1] !== 'v1' || !['employees', 'positions'].includes(path[2])) {
+    throw new HttpError(404, 'NOT_FOUND');
+  }
   const organisationId = await organisationOf(request);
   const id = path[3];
   if (id !== undefined && !UUID.test(id)) throw new HttpError(404, 'NOT_FOUND');
+  if (path[2] === 'positions') {
+    if (request.method !== 'GET' || path.length !== 5 || path[4] !== 'candidates')
+      throw new HttpError(404, 'NOT_FOUND');
+    return {
+      status: 200,
+      payload: { success: true, ...(await listCandidates(organisationId, id.toLowerCase(), url.searchParams)) },
+    };
+  }
   if (request.method === 'POST' && path.length === 3) {
     const key = request.headers['idempotency-key'];
     return createEmployee(organisationId, await readJson(request), typeof key === 'string' ? key : undefined);
@@ -356,6 +482,10 @@ async function route(request: IncomingMessage): Promise<{ status: number; payloa
   }
   if (request.method === 'GET' && path.length === 4) {
     return { status: 200, payload: { success: true, data: await getEmployee(organisationId, id.toLowerCase()) } };
+  }
+  if (request.method === 'PATCH' && path.length === 4) {
+    const data = await updateEmployee(organisationId, id.toLowerCase(), await readJson(request));
+    return { status: 200, payload: { success: true, data } };
   }
   if (request.method === 'POST' && path.length === 5 && path[4] === 'ratings') {
     const data = await rate(organisationId, id.toLowerCase(), await readJson(request));
@@ -386,6 +516,11 @@ export function respond(request: IncomingMessage, response: ServerResponse): voi
       });
     },
   );
+}
+
+/** Ends the pool: for a process that serves `respond` itself and then stops (the baseline's test). */
+export function closePool(): Promise<void> {
+  return pool.end();
 }
 
 if (require.main === module) {
