@@ -10,15 +10,18 @@ export interface Round {
   cpuMsPerRequest?: number;
   /** CPU time of every PostgreSQL process of the machine per request (ms): the database's share of the cores. */
   postgresCpuMsPerRequest?: number;
-  /** The service's req/s over the baseline's of the same round. */
+  /** The service's (or the floor's) req/s over the raw baseline's of the same round. */
   ratioToBaseline: number | null;
+  /** The service's req/s over the framework floor's of the same round. */
+  ratioToFloor: number | null;
   /** What the target's connections waited on (write scenarios only). */
   waits?: WaitCount[];
 }
 
 export interface Row {
   scenario: string;
-  target: 'service' | 'baseline';
+  /** The service, the raw baseline (bench/baseline-server.ts), or that handler behind bare NestJS (framework-floor.ts). */
+  target: 'service' | 'baseline' | 'floor';
   connections: number;
   rounds: Round[];
 }
@@ -49,18 +52,26 @@ export interface Report {
   targets: Target[];
 }
 
-/** Sets each service round's ratio to the baseline's round of the same number. */
+/**
+ * Sets each service round's ratios to the raw baseline's and the floor's round of the same number, and each floor
+ * round's to the raw baseline's (what NestJS and Express cost).
+ */
 export function addRatios(rows: Row[]): void {
-  for (const row of rows.filter((candidate) => candidate.target === 'service')) {
-    const baseline = rows.find(
+  const reference = (row: Row, target: Row['target']) =>
+    rows.find(
       (candidate) =>
-        candidate.target === 'baseline' &&
-        candidate.scenario === row.scenario &&
-        candidate.connections === row.connections,
+        candidate.target === target && candidate.scenario === row.scenario && candidate.connections === row.connections,
     );
+  const ratio = (round: Round, base: Round | undefined) =>
+    base?.requestsPerSecond ? Math.round((round.requestsPerSecond / base.requestsPerSecond) * 100) / 100 : null;
+  for (const row of rows.filter((candidate) => candidate.target !== 'baseline')) {
+    const [baseline, floor] = [
+      reference(row, 'baseline'),
+      row.target === 'service' ? reference(row, 'floor') : undefined,
+    ];
     row.rounds.forEach((round, index) => {
-      const base = baseline?.rounds[index]?.requestsPerSecond;
-      if (base) round.ratioToBaseline = Math.round((round.requestsPerSecond / base) * 100) / 100;
+      round.ratioToBaseline = ratio(round, baseline?.rounds[index]);
+      round.ratioToFloor = ratio(round, floor?.rounds[index]);
     });
   }
 }
@@ -95,7 +106,8 @@ export function printTable(rows: Row[], webhooks: WebhookRow[]): void {
     'p50 ms',
     'p99 ms',
     'errors',
-    'ratio',
+    '÷ raw',
+    '÷ floor',
     'CPU ms/req',
     'PG CPU ms/req',
     'waits (avg conns)',
@@ -109,6 +121,7 @@ export function printTable(rows: Row[], webhooks: WebhookRow[]): void {
     perRound(row.rounds, (round) => round.p99Ms),
     perRound(row.rounds, (round) => round.errors),
     perRound(row.rounds, (round) => round.ratioToBaseline, 2),
+    perRound(row.rounds, (round) => round.ratioToFloor, 2),
     perRound(row.rounds, (round) => round.cpuMsPerRequest ?? null, 2),
     perRound(row.rounds, (round) => round.postgresCpuMsPerRequest ?? null, 2),
     waitsPerRound(row.rounds),

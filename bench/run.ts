@@ -1,9 +1,11 @@
 /**
- * The benchmark: the production build (`node dist/main.js`, build it first with `npm run build`) and the raw
- * baseline (bench/baseline-server.ts), one after the other on CPU 0, loaded by autocannon from CPU 1, on the
- * database `npm run bench:seed` made. The service runs as in production: an API process (DISPATCH_MODE=off) on
- * CPU 0 and a webhook dispatcher process (DISPATCH_MODE=worker) on CPU 1. Each scenario runs BENCH_ROUNDS times,
- * so the noise shows. Prints a table and writes bench/results/latest.json and latest.svg (bench/chart.ts).
+ * The benchmark: the production build (`node dist/main.js`, build it first with `npm run build`), the raw
+ * baseline (bench/baseline-server.ts) and the framework floor (the baseline's handler behind a bare NestJS app,
+ * bench/framework-floor.ts), one after the other on CPU 0, loaded by autocannon from CPU 1, on the database
+ * `npm run bench:seed` made. The service runs as in production: an API process (DISPATCH_MODE=off) on CPU 0 and a
+ * webhook dispatcher process (DISPATCH_MODE=worker) on CPU 1. Each scenario runs BENCH_ROUNDS times, so the noise
+ * shows. Prints a table (each round's req/s as a ratio to the raw baseline's and to the floor's) and writes
+ * bench/results/latest.json and latest.svg (bench/chart.ts).
  *
  * Env: BENCH_DURATION (s per round, 15), BENCH_WARMUP (s before each scenario, 3), BENCH_CONNECTIONS ("10,50"),
  *      BENCH_ROUNDS (2), BENCH_ONLY (regex on scenario names), BENCH_DRAIN_DELIVERIES (20000),
@@ -46,7 +48,11 @@ const EMBEDDED_SCENARIOS = [
   'POST rating (+2 outbox rows)',
 ];
 const SERVICE_PORT = 3900;
-const BASELINE_PORT = 3901;
+/** The servers the service is compared with, on the scenarios marked `baseline`, measured before it. */
+const REFERENCES = [
+  { target: 'baseline', entry: 'baseline-server.ts', port: 3901, applicationName: 'bench-baseline' },
+  { target: 'floor', entry: 'framework-floor.ts', port: 3904, applicationName: 'bench-floor' },
+] as const;
 /** The worker serves no HTTP; the port only keeps a build without DISPATCH_MODE from colliding with the API. */
 const DISPATCHER_PORT = 3903;
 const SERVICE_METRICS_PORT = 9464;
@@ -88,27 +94,21 @@ async function benchFull(): Promise<void> {
   const rows: Row[] = [];
   const webhooks: WebhookRow[] = [];
   try {
-    const baselineScenarios = scenarios.filter((scenario) => scenario.baseline);
-    if (baselineScenarios.length > 0) {
-      const baseline = await startServer(
-        'baseline',
-        ['-r', 'ts-node/register/transpile-only', join(__dirname, 'baseline-server.ts')],
-        { PORT: String(BASELINE_PORT), DATABASE_URL: BENCH_DATABASE_URL, PGAPPNAME: 'bench-baseline' },
+    const referenceScenarios = scenarios.filter((scenario) => scenario.baseline);
+    for (const { target, entry, port, applicationName } of referenceScenarios.length > 0 ? REFERENCES : []) {
+      const server = await startServer(
+        target,
+        ['-r', 'ts-node/register/transpile-only', join(__dirname, entry)],
+        { PORT: String(port), DATABASE_URL: BENCH_DATABASE_URL, PGAPPNAME: applicationName },
         0,
-        () => answers(`http://127.0.0.1:${BASELINE_PORT}/api/v1/employees/00000000-0000-0000-0000-000000000000`),
+        () => answers(`http://127.0.0.1:${port}/api/v1/employees/00000000-0000-0000-0000-000000000000`),
       );
-      const subject: Subject = {
-        target: 'baseline',
-        port: BASELINE_PORT,
-        applicationName: 'bench-baseline',
-        databaseUrl: BENCH_DATABASE_URL,
-        pid: baseline.pid,
-      };
+      const subject: Subject = { target, port, applicationName, databaseUrl: BENCH_DATABASE_URL, pid: server.pid };
       try {
-        for (const scenario of baselineScenarios) rows.push(...(await measure(scenario, subject, sample)));
+        for (const scenario of referenceScenarios) rows.push(...(await measure(scenario, subject, sample)));
       } finally {
-        await stop(baseline);
-        // The baseline writes outbox rows but sends nothing: they must not reach the service's dispatcher.
+        await stop(server);
+        // The baseline and the floor write outbox rows but send nothing: they must not reach the service's dispatcher.
         await forgetPendingDeliveries();
       }
     }
@@ -323,6 +323,7 @@ async function run(scenario: Scenario, subject: Subject, sample: Sample, connect
       postgresAfter !== undefined &&
       result.requests.total > 0 && { postgresCpuMsPerRequest: perRequestMs(postgresAfter - postgresBefore) }),
     ratioToBaseline: null,
+    ratioToFloor: null,
     ...(waits && { waits }),
   };
   console.log(
@@ -550,14 +551,14 @@ function ensureCertificate(): void {
 
 /** A target is met when every round meets it (unless it says all rounds); at 50 connections unless it says. */
 function evaluateTargets(rows: Row[], webhooks: WebhookRow[]): Target[] {
-  const at = (name: string, connections = 50) =>
-    rows.find((row) => row.scenario === name && row.target === 'service' && row.connections === connections);
+  const at = (name: string, connections = 50, target: Row['target'] = 'service') =>
+    rows.find((row) => row.scenario === name && row.target === target && row.connections === connections);
   const targets: Target[] = [];
   const ratio = (name: string, minimum: number) => {
     const row = at(name);
     if (row?.rounds.every((round) => round.ratioToBaseline !== null)) {
       targets.push({
-        target: `${name}: ratio ≥ ${minimum}`,
+        target: `${name}: ≥ ${minimum} × raw`,
         measured: perRound(row.rounds, (round) => round.ratioToBaseline, 2),
         met: row.rounds.every((round) => round.ratioToBaseline! >= minimum),
       });
@@ -613,10 +614,36 @@ function evaluateTargets(rows: Row[], webhooks: WebhookRow[]): Target[] {
       met: overall ? all >= minimum : shares.every((value) => value >= minimum),
     });
   };
+  /** Issue 40: `name` at ≥ 0.95 × its framework floor's req/s and p99 ≤ 1.2 × the floor's, round by round. */
+  const nearFloor = (name: string) => {
+    const [row, floor] = [at(name), at(name, 50, 'floor')];
+    if (!row || !floor) return;
+    targets.push({
+      target: `${name}: ≥ 0.95 × the floor`,
+      measured: perRound(row.rounds, (round) => round.ratioToFloor, 2),
+      met: row.rounds.every((round) => round.ratioToFloor !== null && round.ratioToFloor >= 0.95),
+    });
+    targets.push({
+      target: `${name}: p99 ≤ 1.2 × the floor's`,
+      measured: `${perRound(row.rounds, (round) => round.p99Ms)} ms vs ${perRound(floor.rounds, (round) => round.p99Ms)} ms`,
+      met: row.rounds.every(
+        (round, index) =>
+          round.errors === 0 && index < floor.rounds.length && round.p99Ms <= 1.2 * floor.rounds[index].p99Ms,
+      ),
+    });
+  };
   ratio('GET employee by id', 0.5);
   ratio('GET employees search, page 1', 0.6);
   ratio('GET employees search, page 500', 0.6);
   ratio('POST rating (+2 outbox rows)', 0.5);
+  for (const name of [
+    'GET employee by id',
+    'POST employee',
+    'POST rating (+2 outbox rows)',
+    'GET employees search, page 1',
+  ]) {
+    nearFloor(name);
+  }
   p99('GET employee by id', 60);
   for (const name of [
     'GET employees, page 1',

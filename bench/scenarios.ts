@@ -16,7 +16,10 @@ export interface BenchRequest {
 
 export interface Scenario {
   name: string;
-  /** bench/baseline-server.ts serves it too: the table shows the service's req/s as a ratio to it. */
+  /**
+   * bench/baseline-server.ts serves it too, and so does bench/framework-floor.ts (that handler behind a bare NestJS
+   * app): the table shows the service's req/s as a ratio to each.
+   */
   baseline?: boolean;
   /** Its writes emit skill.rated to the seeded endpoints: the receiver measures the deliveries. */
   webhooks?: boolean;
@@ -201,6 +204,7 @@ export const SCENARIOS: Scenario[] = [
   },
   {
     name: 'GET position candidates, page 1',
+    baseline: true,
     // Issue 24: the 100,000 employees of the organisation with 10 rated skills each, ranked for one of its positions.
     requests: byTarget(
       (target) => `/positions/${target.id}/candidates?limit=20`,
@@ -235,6 +239,7 @@ export const SCENARIOS: Scenario[] = [
   {
     // Issue 21: each PATCH changes the title, so it writes, diffs (`changes`) and records employee.updated.
     name: 'PATCH employee',
+    baseline: true,
     writes: true,
     requests: (sample) => {
       const employee = rotate(sample.rated.employeeIds);
