@@ -10,8 +10,9 @@
  * worktree's dist/, the database its `npm run bench:seed` filled, and the keys that seed wrote).
  * Prints each build's CPU per request and PostgreSQL's (every postgres process of the machine: what a request
  * costs the database beside the API, on the same two cores), req/s, p99 and peak resident set size, and the
- * means. Env: COMPARE_SECONDS (8 per round), COMPARE_ROUNDS (3), COMPARE_CONNECTIONS (50). Runs with metrics
- * on and without the dispatcher, on CPU 0, as bench/run.ts runs the API.
+ * means. Env: COMPARE_SECONDS (8 per round), COMPARE_ROUNDS (3), COMPARE_CONNECTIONS (50), BENCH_NODE (24: every
+ * server on the image's Node.js 24, as bench/run.ts). Runs with metrics on and without the dispatcher, on CPU 0, as
+ * bench/run.ts runs the API.
  *
  * Two names are not builds: `baseline`, the raw baseline (bench/baseline-server.ts), and `floor`, the same
  * handler behind a bare NestJS app (bench/framework-floor.ts), both on the bench seed. Their RSS includes

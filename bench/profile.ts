@@ -6,7 +6,7 @@
  * .cpuprofile (bench/results/profile/) opens in Chrome DevTools.
  *
  *   npm run build && npx ts-node --transpile-only bench/profile.ts "GET employee by id"
- *   Env: PROFILE_SECONDS (15), PROFILE_CONNECTIONS (50), PROFILE_TARGET (service | baseline)
+ *   Env: PROFILE_SECONDS (15), PROFILE_CONNECTIONS (50), PROFILE_TARGET (service | baseline), BENCH_NODE (24)
  */
 import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';

@@ -7,7 +7,25 @@ import { RESULTS_DIR } from './bench-env';
 export const HAS_TASKSET = commandExists('taskset');
 const ROOT = join(__dirname, '..');
 
-/** Starts a process pinned to `cpu`, its output in bench/results/<name>.log, and waits until `ready`. */
+/**
+ * The Node.js the servers under test run on: this process's, or with BENCH_NODE=24 the image's Node.js 24, which
+ * scripts/node24.sh fetches once into a cache (as .ci/run's tests on it do); the load generator stays on this one.
+ */
+export const SERVER_NODE = serverNode(process.env.BENCH_NODE);
+export const SERVER_NODE_VERSION = execFileSync(SERVER_NODE, ['--version'], { encoding: 'utf8' }).trim();
+
+function serverNode(wanted: string | undefined): string {
+  if (!wanted || wanted === process.versions.node.split('.')[0]) return process.execPath;
+  if (wanted === '24') {
+    return execFileSync(join(ROOT, 'scripts', 'node24.sh'), {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'inherit'],
+    }).trim();
+  }
+  throw new Error(`BENCH_NODE=${wanted}: "24", or this Node.js's major (${process.versions.node.split('.')[0]})`);
+}
+
+/** Starts a process on SERVER_NODE pinned to `cpu`, its output in bench/results/<name>.log, and waits until `ready`. */
 export async function startServer(
   name: string,
   args: string[],
@@ -15,9 +33,7 @@ export async function startServer(
   cpu: number,
   ready: () => Promise<boolean>,
 ): Promise<ChildProcess> {
-  const [file, argv] = HAS_TASKSET
-    ? ['taskset', ['-c', String(cpu), process.execPath, ...args]]
-    : [process.execPath, args];
+  const [file, argv] = HAS_TASKSET ? ['taskset', ['-c', String(cpu), SERVER_NODE, ...args]] : [SERVER_NODE, args];
   mkdirSync(RESULTS_DIR, { recursive: true });
   const log = openSync(join(RESULTS_DIR, `${name}.log`), 'w');
   const child = spawn(file, argv, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', log, log] });
@@ -27,7 +43,8 @@ export async function startServer(
     if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode} before it was ready`);
     if (await ready()) {
       console.log(
-        `\n${name} ready (pid ${child.pid}${HAS_TASKSET ? `, CPU ${cpu}` : ''}; its log: bench/results/${name}.log)`,
+        `\n${name} ready (pid ${child.pid}, Node.js ${SERVER_NODE_VERSION}${HAS_TASKSET ? `, CPU ${cpu}` : ''}; ` +
+          `its log: bench/results/${name}.log)`,
       );
       return child;
     }
