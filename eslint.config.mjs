@@ -15,6 +15,8 @@ import tseslint from 'typescript-eslint';
 const SHARED = {
   config: [],
   errors: [],
+  // Secrets sealed at rest (AES-256-GCM), for every feature that keeps one.
+  encryption: [],
   database: ['errors'],
   tracing: ['config'],
   validation: ['errors'],
