@@ -59,6 +59,8 @@ button:hover { background: #f3f4f6; }
 button.primary { background: #1f6feb; border-color: #1f6feb; color: #fff; font-weight: 600; }
 button.primary:hover { background: #1a5fcc; }
 button.danger { color: #b42318; border-color: #d1242f; }
+.reveal-card { margin-bottom: 1.25rem; }
+form.card > p.muted { margin: .75rem 0 0; }
 .reveal { display: flex; gap: .5rem; align-items: flex-start; }
 .reveal input { margin: 0; }
 .field-row { display: flex; flex-wrap: wrap; gap: 0 1rem; align-items: flex-end; }
@@ -80,5 +82,6 @@ td select { display: inline-block; width: auto; margin: 0; }
   table.stack tr { border-bottom: 1px solid #d0d7de; padding: .4rem 0; }
   table.stack td { border: 0; padding: .25rem .75rem; }
   table.stack td::before { content: attr(data-label) ": "; font-weight: 600; }
+  table.stack td.actions::before { content: none; }
 }
 `;

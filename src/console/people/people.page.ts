@@ -25,7 +25,7 @@ function personRow(person: ConsoleUser, viewer: ConsoleViewer): Html {
       </form>`
     : html`${person.role}`;
   const remove = admin
-    ? html`<td data-label="Remove">
+    ? html`<td class="actions">
         <form method="post" action="/console/people/${id}/remove">
           <button type="submit" class="danger">Remove</button>
         </form>

@@ -129,7 +129,7 @@ export class SsoService {
     const flow = this.takeFlow(request, response);
     if (!flow) throw new SsoRefusedError('The sign-on expired or was started in another browser: sign in again.');
     const { client, configuration } = await this.provider(flow.organisationId);
-    let claims: Record<string, unknown> | undefined;
+    let identity: Record<string, unknown> | undefined;
     try {
       const tokens = await client.authorizationCodeGrant(
         configuration,
@@ -141,12 +141,18 @@ export class SsoService {
           idTokenExpected: true,
         },
       );
-      claims = tokens.claims();
+      const claims = tokens.claims();
+      // Many providers put the email in the ID token only when no access token is issued: else ask userinfo.
+      identity =
+        claims && typeof claims.email === 'string'
+          ? claims
+          : await client.fetchUserInfo(configuration, tokens.access_token, claims?.sub ?? client.skipSubjectCheck);
     } catch {
       throw new SsoRefusedError('Your organisation’s sign-in service did not sign you in.');
     }
-    const email = typeof claims?.email === 'string' ? claims.email : undefined;
-    const person = email === undefined || claims?.email_verified === false ? null : await this.users.findByEmail(email);
+    const email = typeof identity?.email === 'string' ? identity.email : undefined;
+    const person =
+      email === undefined || identity?.email_verified === false ? null : await this.users.findByEmail(email);
     if (!person || person.organisationId !== flow.organisationId) {
       await this.activity.record(flow.organisationId, {
         actor: email ?? 'unknown',
