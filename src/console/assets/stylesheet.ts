@@ -72,7 +72,8 @@ th { background: #f6f8fa; font-weight: 600; white-space: nowrap; }
 tr:last-child td { border-bottom: 0; }
 td form { display: flex; flex-wrap: wrap; gap: .4rem; align-items: center; margin: 0; }
 td select { display: inline-block; width: auto; margin: 0; }
-.break { overflow-wrap: anywhere; }
+.break { overflow-wrap: break-word; }
+td time { white-space: nowrap; }
 .pager { display: flex; gap: 1rem; margin-top: 1rem; }
 @media (max-width: 40rem) {
   main { padding: 1rem .75rem 2rem; }
@@ -83,5 +84,6 @@ td select { display: inline-block; width: auto; margin: 0; }
   table.stack td { border: 0; padding: .25rem .75rem; }
   table.stack td::before { content: attr(data-label) ": "; font-weight: 600; }
   table.stack td.actions::before { content: none; }
+  .break { overflow-wrap: anywhere; }
 }
 `;
