@@ -2,6 +2,7 @@ import { NestExpressApplication } from '@nestjs/platform-express';
 import request from 'supertest';
 import { ApiKeysService } from '../../src/auth/api-keys.service';
 import { PeopleService } from '../../src/console/people/people.service';
+import { RetentionJob } from '../../src/retention/retention.job';
 import { createTenant, createTestApp, dataSourceOf, TestTenant } from '../support/app';
 import { consolePerson, signIn, TEST_PASSWORD, welcomePath } from '../support/console';
 
@@ -373,6 +374,39 @@ describe('activity', () => {
     const newer = /href="(\/console\/activity\?after=[0-9a-f-]{36})">Newer/.exec(second)![1];
     const back = (await admin.agent.get(newer).expect(200)).text;
     expect(back).toContain('key 59 (');
+  });
+});
+
+describe('retention', () => {
+  it('keeps activity 400 days, sessions 12 hours and failed sign-ins as long as they can lock', async () => {
+    const own = await createTenant(app, 'Retained');
+    const person = await consolePerson(app, own.organisationId, 'viewer');
+    await signIn(app, person.email, 'a wrong password here');
+    const database = dataSourceOf(app);
+    await database.query(
+      `UPDATE console_activity SET at = now() - interval '401 days' WHERE organisation_id = $1 AND action = 'person invited'`,
+      [own.organisationId],
+    );
+    await database.query(`UPDATE console_sessions SET created_at = now() - interval '13 hours' WHERE user_id = $1`, [
+      person.id,
+    ]);
+    await database.query(
+      `UPDATE console_failed_sign_ins SET attempted_at = now() - interval '31 minutes' WHERE email = lower($1)`,
+      [person.email],
+    );
+    const report = await app.get(RetentionJob).run(new Date());
+    expect(report?.['console activity, sessions, welcome links and failed sign-ins'].removed).toBeGreaterThanOrEqual(3);
+    const actions = await database.query<Array<{ action: string }>>(
+      `SELECT action FROM console_activity WHERE organisation_id = $1 ORDER BY id`,
+      [own.organisationId],
+    );
+    expect(actions.map(({ action }) => action)).toEqual(['password chosen', 'sign-in', 'failed sign-in']);
+    const left = await database.query<Array<{ sessions: number; failures: number }>>(
+      `SELECT (SELECT count(*)::int FROM console_sessions WHERE user_id = $1) AS sessions,
+              (SELECT count(*)::int FROM console_failed_sign_ins WHERE email = lower($2)) AS failures`,
+      [person.id, person.email],
+    );
+    expect(left).toEqual([{ sessions: 0, failures: 0 }]);
   });
 });
 
