@@ -15,6 +15,8 @@ import tseslint from 'typescript-eslint';
 const SHARED = {
   config: [],
   errors: [],
+  // Secrets sealed at rest (AES-256-GCM), for every feature that keeps one.
+  encryption: [],
   database: ['errors'],
   tracing: ['config'],
   validation: ['errors'],
@@ -38,6 +40,8 @@ const FOLDERS = {
   webhooks: [...FOUNDATION, 'auth', 'events', 'idempotency', 'retention', 'metrics'],
   health: [...FOUNDATION, 'auth', 'metrics'],
   'rate-limit': [...FOUNDATION, 'auth', 'metrics'],
+  // The Settings pages: their own people, sessions and guard; they call the services of the features they show.
+  console: [...FOUNDATION, 'auth', 'retention'],
   // The routes outside /api/v1 (the root, the OpenAPI document), which name the API's prefix.
   root: [...FOUNDATION, 'auth', 'src/openapi.ts'],
   // The command line composes the application, as the entry points do.

@@ -1,8 +1,9 @@
-// Unit tests beside the code (src/…/*.spec.ts) and e2e tests on a real database (test/e2e).
+// Unit tests beside the code (src/…/*.spec.ts), e2e tests on a real database (test/e2e) and the console in
+// Chromium (test/browser; skipped, saying why, where there is no Chromium).
 module.exports = {
   rootDir: '.',
   moduleFileExtensions: ['ts', 'js', 'json'],
-  testRegex: ['src/.*\\.spec\\.ts$', 'test/e2e/.*\\.e2e-spec\\.ts$'],
+  testRegex: ['src/.*\\.spec\\.ts$', 'test/e2e/.*\\.e2e-spec\\.ts$', 'test/browser/.*\\.browser-spec\\.ts$'],
   testEnvironment: 'node',
   transform: {
     '^.+\\.ts$': [

@@ -16,7 +16,7 @@ import { DataSource } from 'typeorm';
 import { generateApiKey, hashApiKey } from '../src/auth/api-key-hash';
 import { createDataSourceOptions } from '../src/database/data-source-options';
 import { newId } from '../src/database/uuid';
-import { sealSecret } from '../src/webhooks/secret-box';
+import { sealSecret } from '../src/encryption/secret-box';
 import {
   BENCH_DATABASE_URL,
   BenchKeys,

@@ -7,6 +7,7 @@ import { ApiKeyGuard } from './auth/api-key.guard';
 import { AuthModule } from './auth/auth.module';
 import { AppConfig } from './config/config';
 import { ConfigModule } from './config/config.module';
+import { ConsoleModule } from './console/console.module';
 import { createDataSourceOptions } from './database/data-source-options';
 import { DatabaseModule } from './database/database.module';
 import { EmployeesModule } from './employees/employees.module';
@@ -70,6 +71,8 @@ export class AppModule {
         RateLimitModule,
         IdempotencyModule,
         ...FEATURE_MODULES,
+        // Its pages bind their own guard and error pages; the API's requests never meet them.
+        ConsoleModule.register({ pages: config.consoleEnabled }),
         ...extraImports,
         RootModule,
       ],

@@ -31,6 +31,9 @@ export function configureApp(app: NestExpressApplication): INestApplication {
       { path: API_PREFIX, method: RequestMethod.GET },
       { path: 'health/live', method: RequestMethod.GET },
       { path: 'health/ready', method: RequestMethod.GET },
+      // The console's pages (src/console), outside the API.
+      { path: 'console', method: RequestMethod.ALL },
+      { path: 'console/*path', method: RequestMethod.ALL },
     ],
   });
   app.useGlobalPipes(createValidationPipe());

@@ -3,9 +3,9 @@ import './tracing/tracing';
 import { createServer } from 'node:net';
 import { Logger } from '@nestjs/common';
 import { createApp } from './app.factory';
-import { ensureFirstStartKey } from './auth/first-start';
 import { AppConfig, ConfigError, loadConfig, unbindablePortError } from './config/config';
 import { EmbeddedDatabaseInUseError } from './database/embedded-lock';
+import { ensureFirstStart } from './first-start';
 import { startupFailureLogger } from './http/logging';
 import { MetricsServer } from './metrics/metrics-server';
 import { openRuntime } from './runtime';
@@ -27,7 +27,7 @@ async function serve(config: AppConfig): Promise<void> {
   await app.get(MetricsServer).start();
   await app.listen(config.port);
   const port = Number(new URL(await app.getUrl()).port);
-  if (runtime.embedded) await ensureFirstStartKey(app, port);
+  if (runtime.embedded) await ensureFirstStart(app, port);
   new Logger('Main').log(`Listening on port ${port}`);
 }
 

@@ -58,14 +58,24 @@ export class ApiKeysRepository {
   }
 
   /**
-   * Across organisations by nature: operators revoke a key by its id alone. False when no key has
-   * that id; a key revoked before stays as it was.
+   * Across organisations by nature: operators revoke a key by its id alone. The key's organisation and name,
+   * and whether this call revoked it (a key revoked before stays as it was); null when no key has that id.
    */
-  async revoke(id: string, revokedAt: Date, manager?: EntityManager): Promise<boolean> {
-    const database = this.database.manager(manager);
-    const result = await database.update(ApiKey, { id, revokedAt: IsNull() }, { revokedAt });
-    if (result.affected) return true;
-    return database.existsBy(ApiKey, { id });
+  async revoke(
+    id: string,
+    revokedAt: Date,
+    manager?: EntityManager,
+  ): Promise<{ organisationId: string; name: string | null; revokedNow: boolean } | null> {
+    const [row]: Array<{ organisation_id: string; name: string | null; revoked_now: boolean }> = await this.database
+      .manager(manager)
+      .query(
+        `WITH revoked AS (
+           UPDATE api_keys SET revoked_at = $2 WHERE id = $1 AND revoked_at IS NULL RETURNING id
+         )
+         SELECT organisation_id, name, EXISTS (SELECT 1 FROM revoked) AS revoked_now FROM api_keys WHERE id = $1`,
+        [id, revokedAt],
+      );
+    return row ? { organisationId: row.organisation_id, name: row.name, revokedNow: row.revoked_now } : null;
   }
 
   /** Across organisations by nature: the first start looks for any key at all. */

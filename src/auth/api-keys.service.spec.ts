@@ -1,4 +1,6 @@
 import { Logger } from '@nestjs/common';
+import { EventEmitter2 } from '@nestjs/event-emitter';
+import { Database } from '../database/database';
 import { hashApiKey } from './api-key-hash';
 import { ActiveApiKey, ApiKeysRepository } from './api-keys.repository';
 import { ApiKeysService, LAST_USED_PRECISION_MS } from './api-keys.service';
@@ -10,7 +12,7 @@ function serviceWith(row: ActiveApiKey, recordUse: jest.Mock) {
     findActiveByHash: jest.fn((hash: string) => Promise.resolve(hash === hashApiKey(CLEAR_KEY) ? row : null)),
     recordUse,
   };
-  return new ApiKeysService(repository as unknown as ApiKeysRepository);
+  return new ApiKeysService(repository as unknown as ApiKeysRepository, {} as Database, new EventEmitter2());
 }
 
 const row = (expiresAt: Date | null = null): ActiveApiKey => ({

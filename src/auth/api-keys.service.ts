@@ -1,7 +1,11 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { EventEmitter2 } from '@nestjs/event-emitter';
+import { EntityManager } from 'typeorm';
+import { Database } from '../database/database';
 import { isUuid, newId } from '../database/uuid';
 import { NotFoundError, ValidationError } from '../errors/errors';
 import { generateApiKey, hashApiKey } from './api-key-hash';
+import { API_KEY_CHANGED, ApiKeyChanged, KeyChangeActor } from './api-key.events';
 import { ApiKeysRepository, ApiKeySummary } from './api-keys.repository';
 import { API_SCOPES, ApiScope, isApiScope } from './scopes';
 
@@ -50,9 +54,17 @@ export class ApiKeysService {
   /** When this instance last wrote each key's lastUsedAt (or tried to). */
   private readonly usesWritten = new Map<string, number>();
 
-  constructor(private readonly apiKeys: ApiKeysRepository) {}
+  constructor(
+    private readonly apiKeys: ApiKeysRepository,
+    private readonly database: Database,
+    private readonly emitter: EventEmitter2,
+  ) {}
 
-  async create(organisationId: string, options: NewApiKey = {}): Promise<CreatedApiKey> {
+  /**
+   * With an `actor` (the command line, a console user) the change is announced (API_KEY_CHANGED) in its
+   * transaction, so the console's activity log records it; tests and benches make keys without one.
+   */
+  async create(organisationId: string, options: NewApiKey = {}, actor?: KeyChangeActor): Promise<CreatedApiKey> {
     const name = options.name ?? null;
     if (name !== null && (name.trim() === '' || name.length > NAME_MAX_LENGTH)) {
       throw ValidationError.forField('name', `A key's name has 1 to ${NAME_MAX_LENGTH} characters`);
@@ -61,16 +73,29 @@ export class ApiKeysService {
     const expiresAt = options.expiresAt ?? null;
     const key = generateApiKey();
     const id = newId();
-    await this.apiKeys.insert(organisationId, {
-      id,
-      name,
-      keyHash: hashApiKey(key),
-      scopes,
-      createdAt: new Date(),
-      expiresAt,
-      lastUsedAt: null,
-      revokedAt: null,
-    });
+    const insert = (manager?: EntityManager) =>
+      this.apiKeys.insert(
+        organisationId,
+        {
+          id,
+          name,
+          keyHash: hashApiKey(key),
+          scopes,
+          createdAt: new Date(),
+          expiresAt,
+          lastUsedAt: null,
+          revokedAt: null,
+        },
+        manager,
+      );
+    if (actor) {
+      await this.database.transaction(async (manager) => {
+        await insert(manager);
+        await this.announce({ organisationId, keyId: id, name, change: 'created', actor, manager });
+      });
+    } else {
+      await insert();
+    }
     return { id, organisationId, name, scopes, expiresAt, key };
   }
 
@@ -79,10 +104,22 @@ export class ApiKeysService {
     return this.apiKeys.listByOrganisation(organisationId);
   }
 
-  async revoke(id: string): Promise<void> {
-    if (!isUuid(id) || !(await this.apiKeys.revoke(id.toLowerCase(), new Date()))) {
-      throw new NotFoundError(`API key "${String(id)}"`);
-    }
+  /** A key revoked before stays as it was, and is not announced again. */
+  async revoke(id: string, actor?: KeyChangeActor): Promise<void> {
+    const notFound = new NotFoundError(`API key "${String(id)}"`);
+    if (!isUuid(id)) throw notFound;
+    await this.database.transaction(async (manager) => {
+      const revoked = await this.apiKeys.revoke(id.toLowerCase(), new Date(), manager);
+      if (!revoked) throw notFound;
+      if (actor && revoked.revokedNow) {
+        const { organisationId, name } = revoked;
+        await this.announce({ organisationId, keyId: id.toLowerCase(), name, change: 'revoked', actor, manager });
+      }
+    });
+  }
+
+  private async announce(change: ApiKeyChanged): Promise<void> {
+    await this.emitter.emitAsync(API_KEY_CHANGED, change);
   }
 
   async hasAnyKey(): Promise<boolean> {

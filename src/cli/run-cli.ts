@@ -3,6 +3,7 @@ import { AppConfig, loadConfig } from '../config/config';
 import { AppError } from '../errors/errors';
 import { registerAuthCommands } from './auth.commands';
 import { CliContext } from './cli-context';
+import { registerConsoleCommands } from './console.commands';
 import { registerDbCommands } from './db.commands';
 import { registerImportCommands } from './import.commands';
 import { CliOutput, createOutput } from './output';
@@ -52,6 +53,7 @@ export async function runCli(argv: string[], io: CliIo = processIo, config?: App
     registerDbCommands(program, context, output);
     registerPositionsCommands(program, context, output);
     registerImportCommands(program, context, output, io.progress ?? (() => undefined));
+    registerConsoleCommands(program, context, output);
     await program.parseAsync(words, { from: 'user' });
     return 0;
   } catch (error) {

@@ -25,7 +25,15 @@ describe('loadConfig', () => {
       shutdownDelayMs: 5000,
       shutdownTimeoutMs: 25000,
       httpKeepAliveTimeoutMs: 65000,
+      consoleEnabled: true,
+      consoleSessionIdleMinutes: 30,
+      consoleTrustedProxies: [],
+      publicUrl: 'http://localhost:3000',
     });
+  });
+
+  it('makes the public URL of the port when PUBLIC_URL is unset', () => {
+    expect(loadConfig({ PORT: '8080' }).publicUrl).toBe('http://localhost:8080');
   });
 
   it('reads every variable', () => {
@@ -50,6 +58,10 @@ describe('loadConfig', () => {
       SHUTDOWN_DELAY_MS: '0',
       SHUTDOWN_TIMEOUT_MS: '3000',
       HTTP_KEEP_ALIVE_TIMEOUT_MS: '4000',
+      CONSOLE_ENABLED: 'false',
+      CONSOLE_SESSION_IDLE_MINUTES: '15',
+      CONSOLE_TRUSTED_PROXIES: '10.0.0.0/8, 127.0.0.1,::1',
+      PUBLIC_URL: 'https://skills.example.com/',
     });
     expect(config).toMatchObject({
       databaseTimeoutMs: 1000,
@@ -71,12 +83,22 @@ describe('loadConfig', () => {
       webhookConcurrency: 128,
       eventRetentionDays: 7,
       logLevel: 'debug',
+      consoleEnabled: false,
+      consoleSessionIdleMinutes: 15,
+      consoleTrustedProxies: ['10.0.0.0/8', '127.0.0.1/32', '::1/128'],
+      publicUrl: 'https://skills.example.com',
     });
     expect(config.webhookSecretKey).toEqual(Buffer.from(HEX_KEY, 'hex'));
   });
 
   it.each([
     [{ PORT: 'eighty' }, 'PORT'],
+    [{ CONSOLE_ENABLED: 'yes' }, 'CONSOLE_ENABLED'],
+    [{ CONSOLE_SESSION_IDLE_MINUTES: '0' }, 'CONSOLE_SESSION_IDLE_MINUTES'],
+    [{ CONSOLE_TRUSTED_PROXIES: '10.0.0.0/33' }, 'CONSOLE_TRUSTED_PROXIES'],
+    [{ CONSOLE_TRUSTED_PROXIES: 'proxy.internal' }, 'CONSOLE_TRUSTED_PROXIES'],
+    [{ PUBLIC_URL: 'https://skills.example.com/base' }, 'PUBLIC_URL'],
+    [{ PUBLIC_URL: 'ftp://skills.example.com' }, 'PUBLIC_URL'],
     [{ PORT: '70000' }, 'PORT'],
     [{ DATABASE_URL: 'mysql://x', WEBHOOK_SECRET_KEY: HEX_KEY }, 'DATABASE_URL'],
     [{ REDIS_URL: 'localhost:6379' }, 'REDIS_URL'],

@@ -1,3 +1,5 @@
+import ipaddr from 'ipaddr.js';
+
 /**
  * Where webhook deliveries are sent from: `api` serves HTTP and dispatches (one process does everything);
  * `off` serves HTTP and leaves sending and pruning to workers; `worker` opens no HTTP port and only dispatches.
@@ -42,6 +44,17 @@ export interface AppConfig {
   httpKeepAliveTimeoutMs: number;
   /** Unset: pretty when stdout is a terminal, else JSON lines. */
   logFormat?: 'json' | 'pretty';
+  /** Whether /console serves the Settings pages; false: every /console path is 404. */
+  consoleEnabled: boolean;
+  /** A console session unused this long ends (it ends 12 h after sign-in in any case). */
+  consoleSessionIdleMinutes: number;
+  /**
+   * Addresses (IPs or CIDR ranges) of the proxies in front of the service whose X-Forwarded-Proto and
+   * X-Forwarded-For the console believes; empty: none, the connection itself says.
+   */
+  consoleTrustedProxies: string[];
+  /** The origin people reach the service at (welcome links, the SSO callback); no path. */
+  publicUrl: string;
 }
 
 export const APP_CONFIG = Symbol('APP_CONFIG');
@@ -124,6 +137,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     shutdownTimeoutMs: integer(read, 'SHUTDOWN_TIMEOUT_MS', 25000, 1),
     httpKeepAliveTimeoutMs: integer(read, 'HTTP_KEEP_ALIVE_TIMEOUT_MS', 65000, 1),
     logFormat,
+    consoleEnabled: boolean(read, 'CONSOLE_ENABLED', true),
+    consoleSessionIdleMinutes: integer(read, 'CONSOLE_SESSION_IDLE_MINUTES', 30, 1, 720),
+    consoleTrustedProxies: addressRanges(read, 'CONSOLE_TRUSTED_PROXIES'),
+    publicUrl: publicOrigin(read, port),
   };
 }
 
@@ -164,6 +181,44 @@ function boolean(read: Reader, name: string, fallback: boolean): boolean {
   if (text === undefined) return fallback;
   if (text !== 'true' && text !== 'false') throw new ConfigError(name, 'must be true or false');
   return text === 'true';
+}
+
+/** A comma-separated list of IP addresses and CIDR ranges, each kept as a CIDR range. */
+function addressRanges(read: Reader, name: string): string[] {
+  const text = read(name);
+  if (text === undefined) return [];
+  return text.split(',').map((entry) => {
+    const trimmed = entry.trim();
+    if (ipaddr.isValid(trimmed)) {
+      const address = ipaddr.parse(trimmed);
+      return `${address.toString()}/${address.kind() === 'ipv4' ? 32 : 128}`;
+    }
+    try {
+      const [address, bits] = ipaddr.parseCIDR(trimmed);
+      return `${address.toString()}/${bits}`;
+    } catch {
+      throw new ConfigError(name, `must be IP addresses or CIDR ranges, comma-separated; got "${trimmed}"`);
+    }
+  });
+}
+
+/** PUBLIC_URL as an origin (http or https, host, port; no path): by default http://localhost:PORT. */
+function publicOrigin(read: Reader, port: number): string {
+  const text = read('PUBLIC_URL');
+  if (text === undefined) return `http://localhost:${port}`;
+  let url: URL | undefined;
+  try {
+    url = new URL(text);
+  } catch {
+    url = undefined;
+  }
+  if (!url || !['http:', 'https:'].includes(url.protocol) || url.pathname !== '/' || url.search || url.hash) {
+    throw new ConfigError(
+      'PUBLIC_URL',
+      'must be an http:// or https:// URL with no path, e.g. https://skills.example.com',
+    );
+  }
+  return url.origin;
 }
 
 function matching(read: Reader, name: string, pattern: RegExp, requirement: string): string | undefined {

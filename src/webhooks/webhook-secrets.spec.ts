@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { AppConfig } from '../config/config';
-import * as secretBox from './secret-box';
+import * as secretBox from '../encryption/secret-box';
 import { WebhookSecrets } from './webhook-secrets';
 
 describe('WebhookSecrets', () => {

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../config/config';
-import { openSecret, sealSecret } from './secret-box';
+import { openSecret, sealSecret } from '../encryption/secret-box';
 
 /** Opened secrets kept at most; past it the cache starts over (endpoints are few, this only bounds memory). */
 const MAX_OPENED = 10_000;

@@ -395,6 +395,7 @@ describe('events feed: GET /events', () => {
         events: { removed: expect.any(Number), more: false },
         'previous webhook secrets': { removed: expect.any(Number), more: false },
         'idempotency keys': { removed: expect.any(Number), more: false },
+        'console activity, sessions, welcome links and failed sign-ins': { removed: expect.any(Number), more: false },
       });
       expect(marks(await readAll(own, () => true))).toEqual(['almost', 'fresh']);
       expect((await deliveries()).map((row: { event_id: string }) => row.event_id)).toEqual([

@@ -9,9 +9,9 @@ import { runCliProcess, ServerProcess, startServer } from '../support/server-pro
 
 jest.setTimeout(90_000);
 
-/** The framed block of a first start: the key's id, the key, and a curl line with it. */
+/** The framed block of a first start: the key's id, the key, a curl line with it, and the console admin's welcome link. */
 const KEY_BLOCK =
-  /\n={78}\n First start: created organisation "Default" and its first API key\.\n.*\n\n API key id: ([0-9a-f-]{36})\n API key: {4}(sk_[\w-]+)\n\n Try it:\n curl -H 'Authorization: Bearer \2' http:\/\/localhost:(\d+)\/api\/v1\/employees\n={78}\n\n/;
+  /\n={78}\n First start: created organisation "Default" and its first API key\.\n.*\n\n API key id: ([0-9a-f-]{36})\n API key: {4}(sk_[\w-]+)\n\n Try it:\n curl -H 'Authorization: Bearer \2' http:\/\/localhost:(\d+)\/api\/v1\/employees\n\n Console: open this link to choose a password for admin@localhost \(works once, for 72 hours\):\n (http:\/\/localhost:\d+\/console\/welcome\/[\w-]{43})\n={78}\n\n/;
 const ANY_KEY = /sk_[\w-]{20,}/;
 /** Logged once start-up is over, first key included. */
 const LISTENING = /Listening on port \d+/;
@@ -68,6 +68,29 @@ describe('first start on the embedded database', () => {
     expect(logLines.join('\n')).not.toMatch(ANY_KEY);
   });
 
+  it('makes admin@localhost the console admin of Default: the printed link lets them choose a password and sign in', async () => {
+    const server = await start({ DATA_DIR: freshCopy() });
+    const [, , , port, link] = await server.waitFor(KEY_BLOCK);
+    expect(link).toMatch(new RegExp(`^http://localhost:${port}/console/welcome/`));
+    const welcome = `http://127.0.0.1:${server.port}${new URL(link).pathname}`;
+    const page = await fetch(welcome);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('admin@localhost');
+    const chosen = await fetch(welcome, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: 'password=the+first+admin+password',
+      redirect: 'manual',
+    });
+    expect(chosen.status).toBe(303);
+    const cookie = chosen.headers.get('set-cookie')!.split(';')[0];
+    const people = await fetch(`http://127.0.0.1:${server.port}/console/people`, { headers: { Cookie: cookie } });
+    expect(people.status).toBe(200);
+    const text = await people.text();
+    expect(text).toContain('<span class="organisation">Default</span>');
+    expect(text).toMatch(/admin@localhost[\s\S]*<option value="admin"\s+selected>/);
+  });
+
   it('prints the block whatever LOG_LEVEL is', async () => {
     const server = await start({ DATA_DIR: freshCopy(), LOG_LEVEL: 'silent' });
     await server.waitFor(KEY_BLOCK);
@@ -91,6 +114,7 @@ describe('first start on the embedded database', () => {
     const restarted = await start({ DATA_DIR: dataDir });
     await restarted.waitFor(LISTENING);
     expect(restarted.output()).not.toMatch(ANY_KEY);
+    expect(restarted.output()).not.toMatch(/\/console\/welcome\/[\w-]{43}/);
     const response = await fetch(`http://127.0.0.1:${restarted.port}/api/v1/employees`, {
       headers: { Authorization: `Bearer ${key}` },
     });

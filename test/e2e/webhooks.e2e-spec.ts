@@ -1,5 +1,5 @@
 import { NestExpressApplication } from '@nestjs/platform-express';
-import { openSecret } from '../../src/webhooks/secret-box';
+import { openSecret } from '../../src/encryption/secret-box';
 import { apiClient, checkedRequest } from '../support/api-client';
 import { TEST_WEBHOOK_SECRET_KEY, createTenant, createTestApp, dataSourceOf, TestTenant } from '../support/app';
 import { testCertificate, TrustCertificateModule } from '../support/tls';

@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { loadConfig } from '../config/config';
 import { openSecret, sealSecret } from './secret-box';
 
 describe('secret box (AES-256-GCM)', () => {
@@ -36,16 +35,5 @@ describe('secret box (AES-256-GCM)', () => {
 
   it('refuses a truncated value', () => {
     expect(() => openSecret(key, sealSecret(key, 's', endpointId).subarray(0, 20), endpointId)).toThrow();
-  });
-});
-
-describe('the key that seals webhook secrets', () => {
-  it('is required with DATABASE_URL: the service refuses to start without it', () => {
-    expect(() => loadConfig({ DATABASE_URL: 'postgres://u@db:5432/skills' })).toThrow(/WEBHOOK_SECRET_KEY is required/);
-  });
-
-  it('is loaded as 32 bytes', () => {
-    const config = loadConfig({ DATABASE_URL: 'postgres://u@db:5432/skills', WEBHOOK_SECRET_KEY: 'ab'.repeat(32) });
-    expect(config.webhookSecretKey).toEqual(Buffer.alloc(32, 0xab));
   });
 });

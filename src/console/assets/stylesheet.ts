@@ -1,0 +1,89 @@
+/** The console's one stylesheet: plain, readable, usable at 360 px, without any font or image from elsewhere. */
+export const CONSOLE_CSS = `
+*, *::before, *::after { box-sizing: border-box; }
+html { -webkit-text-size-adjust: 100%; }
+body {
+  margin: 0; color: #1f2328; background: #f6f8fa;
+  font: 16px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif;
+}
+a { color: #0b57d0; }
+a:focus-visible, button:focus-visible, input:focus-visible, select:focus-visible, summary:focus-visible {
+  outline: 3px solid #0b57d0; outline-offset: 2px;
+}
+.skip { position: absolute; left: -999px; top: 0; background: #fff; padding: .5rem 1rem; }
+.skip:focus { left: .5rem; z-index: 10; }
+.visually-hidden {
+  position: absolute !important; width: 1px; height: 1px; padding: 0; margin: -1px; overflow: hidden;
+  clip: rect(0 0 0 0); white-space: nowrap; border: 0;
+}
+.top {
+  display: flex; flex-wrap: wrap; gap: .5rem 1.5rem; align-items: center; justify-content: space-between;
+  padding: .75rem 1.25rem; background: #24292f; color: #fff;
+}
+.brand { font-weight: 600; font-size: 1.05rem; }
+.who { display: flex; flex-wrap: wrap; gap: .25rem .75rem; align-items: center; font-size: .9rem; }
+.who .organisation { font-weight: 600; }
+.who .role { color: #d0d7de; }
+.who form { margin: 0; }
+.top button { background: transparent; color: #fff; border-color: #8c959f; }
+.top button:hover { background: #32383f; }
+nav.sections { background: #fff; border-bottom: 1px solid #d0d7de; padding: 0 1.25rem; }
+nav.sections ul { display: flex; flex-wrap: wrap; gap: 0 1.25rem; margin: 0; padding: 0; list-style: none; }
+nav.sections a {
+  display: inline-block; padding: .65rem 0; text-decoration: none; color: #1f2328;
+  border-bottom: 3px solid transparent;
+}
+nav.sections a:hover { border-bottom-color: #d0d7de; }
+nav.sections a[aria-current="page"] { border-bottom-color: #0b57d0; font-weight: 600; }
+main { max-width: 64rem; margin: 0 auto; padding: 1.5rem 1.25rem 3rem; }
+main.narrow { max-width: 26rem; padding-top: 3rem; }
+h1 { font-size: 1.6rem; margin: 0 0 1rem; }
+h2 { font-size: 1.2rem; margin: 2rem 0 .75rem; }
+p { margin: 0 0 1rem; }
+.card { background: #fff; border: 1px solid #d0d7de; border-radius: 8px; padding: 1.25rem; }
+.muted { color: #57606a; }
+.notice, .error { border-radius: 6px; padding: .75rem 1rem; margin: 0 0 1rem; }
+.notice { background: #dafbe1; border: 1px solid #4ac26b; }
+.error { background: #ffebe9; border: 1px solid #ff8182; }
+label { display: block; font-weight: 600; margin: 0 0 .25rem; }
+input[type="email"], input[type="password"], input[type="text"], input[type="url"], select {
+  display: block; width: 100%; max-width: 100%; font: inherit; padding: .45rem .6rem; margin: 0 0 1rem;
+  border: 1px solid #8c959f; border-radius: 6px; background: #fff; color: inherit;
+}
+input[readonly] { background: #f6f8fa; font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
+button {
+  font: inherit; padding: .45rem .9rem; border-radius: 6px; border: 1px solid #8c959f; background: #fff;
+  color: #1f2328; cursor: pointer;
+}
+button:hover { background: #f3f4f6; }
+button.primary { background: #1f6feb; border-color: #1f6feb; color: #fff; font-weight: 600; }
+button.primary:hover { background: #1a5fcc; }
+button.danger { color: #b42318; border-color: #d1242f; }
+.reveal-card { margin-bottom: 1.25rem; }
+form.card > p.muted { margin: .75rem 0 0; }
+.reveal { display: flex; gap: .5rem; align-items: flex-start; }
+.reveal input { margin: 0; }
+.field-row { display: flex; flex-wrap: wrap; gap: 0 1rem; align-items: flex-end; }
+.field-row > div { flex: 1 1 12rem; min-width: 0; }
+.table-wrap { overflow-x: auto; background: #fff; border: 1px solid #d0d7de; border-radius: 8px; }
+table { border-collapse: collapse; width: 100%; font-size: .95rem; }
+th, td { text-align: left; padding: .6rem .75rem; border-bottom: 1px solid #d8dee4; vertical-align: middle; }
+th { background: #f6f8fa; font-weight: 600; white-space: nowrap; }
+tr:last-child td { border-bottom: 0; }
+td form { display: flex; flex-wrap: wrap; gap: .4rem; align-items: center; margin: 0; }
+td select { display: inline-block; width: auto; margin: 0; }
+.break { overflow-wrap: break-word; }
+td time { white-space: nowrap; }
+.pager { display: flex; gap: 1rem; margin-top: 1rem; }
+@media (max-width: 40rem) {
+  main { padding: 1rem .75rem 2rem; }
+  .top, nav.sections { padding-left: .75rem; padding-right: .75rem; }
+  table.stack thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }
+  table.stack, table.stack tbody, table.stack tr, table.stack td { display: block; width: 100%; }
+  table.stack tr { border-bottom: 1px solid #d0d7de; padding: .4rem 0; }
+  table.stack td { border: 0; padding: .25rem .75rem; }
+  table.stack td::before { content: attr(data-label) ": "; font-weight: 600; }
+  table.stack td.actions::before { content: none; }
+  .break { overflow-wrap: anywhere; }
+}
+`;

@@ -1,0 +1,69 @@
+import { DynamicModule, Module, Type } from '@nestjs/common';
+import { ActivityController } from './activity/activity.controller';
+import { ActivityRepository } from './activity/activity.repository';
+import { ActivityService } from './activity/activity.service';
+import { ApiKeyActivityListener } from './activity/api-key-activity.listener';
+import { AssetsController } from './assets/assets.controller';
+import { ConsoleRetentionStep } from './console.retention';
+import { ClientFactsReader } from './http/client';
+import { ConsoleGuard } from './http/console.guard';
+import { FlashMessages } from './http/flash';
+import { ConsoleSealer } from './http/sealer';
+import { ConsoleNotFoundController } from './not-found.controller';
+import { ConsoleUsersRepository } from './people/console-users.repository';
+import { PeopleController } from './people/people.controller';
+import { PeopleService } from './people/people.service';
+import { PlaceholdersController } from './placeholders/placeholders.controller';
+import { SessionsRepository } from './sessions/sessions.repository';
+import { SessionsService } from './sessions/sessions.service';
+import { SignInController } from './sessions/sign-in.controller';
+import { SignInService } from './sessions/sign-in.service';
+import { SsoRepository } from './sso/sso.repository';
+import { SsoService } from './sso/sso.service';
+
+/** The pages, in the order their routes are matched: the 404 of every other /console path comes last. */
+const PAGES: Type[] = [
+  AssetsController,
+  SignInController,
+  PlaceholdersController,
+  PeopleController,
+  ActivityController,
+  ConsoleNotFoundController,
+];
+
+export interface ConsoleModuleOptions {
+  /** CONSOLE_ENABLED: false serves no page at all (every /console path is then the app's 404). */
+  pages: boolean;
+}
+
+/**
+ * The console (Settings in a browser): people, sessions, single sign-on, the activity log and the pages. Its
+ * services work with the pages off too (the command line invites people; key changes still go into the log).
+ */
+@Module({})
+export class ConsoleModule {
+  static register({ pages }: ConsoleModuleOptions): DynamicModule {
+    return {
+      module: ConsoleModule,
+      controllers: pages ? PAGES : [],
+      providers: [
+        ClientFactsReader,
+        ConsoleSealer,
+        FlashMessages,
+        ConsoleGuard,
+        ConsoleUsersRepository,
+        PeopleService,
+        SessionsRepository,
+        SessionsService,
+        SignInService,
+        SsoRepository,
+        SsoService,
+        ActivityRepository,
+        ActivityService,
+        ApiKeyActivityListener,
+        ConsoleRetentionStep,
+      ],
+      exports: [ActivityService, PeopleService, SsoService],
+    };
+  }
+}

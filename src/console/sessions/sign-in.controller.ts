@@ -1,0 +1,137 @@
+import { Get, Param, Post, Req, Res } from '@nestjs/common';
+import type { Response } from 'express';
+import { AppError, NotFoundError } from '../../errors/errors';
+import { ConsoleController } from '../http/console-controller.decorator';
+import { ConsolePublic, OpenToViewers } from '../http/console-metadata';
+import { ConsoleRequest, Form, FormFields } from '../http/console-request';
+import { sendPage, seeOther } from '../http/page-response';
+import { messagePage } from '../layout/layout';
+import { PeopleService } from '../people/people.service';
+import { SsoRefusedError, SsoService } from '../sso/sso.service';
+import { continueWithProviderPage, REFUSED_MESSAGE, signInPage } from './sign-in.page';
+import { SignInService } from './sign-in.service';
+import { welcomePage } from './welcome.page';
+
+const UNKNOWN_WELCOME_LINK = messagePage(
+  'This welcome link does not work',
+  'It was used already, has expired (after 72 hours) or was replaced by a newer one. Ask an admin for a new link.',
+);
+
+/** Where a person lands after signing in. */
+const HOME = '/console/api-keys';
+
+/** Signing in and out: with a password, at the organisation's provider, or with a welcome link. */
+@ConsoleController()
+export class SignInController {
+  constructor(
+    private readonly signIn: SignInService,
+    private readonly sso: SsoService,
+    private readonly people: PeopleService,
+  ) {}
+
+  /** Signed in: the first section; else the guard sends the browser to sign in. */
+  @Get()
+  home(@Res() response: Response): void {
+    seeOther(response, HOME);
+  }
+
+  @ConsolePublic()
+  @Get('sign-in')
+  form(@Res() response: Response): void {
+    sendPage(response, signInPage());
+  }
+
+  @ConsolePublic()
+  @Post('sign-in')
+  async submit(@Req() request: ConsoleRequest, @Form() form: FormFields, @Res() response: Response): Promise<void> {
+    const email = form.text('email');
+    const outcome = await this.signIn.withPassword(email, form.text('password'), request, response);
+    switch (outcome.kind) {
+      case 'signed-in':
+        return seeOther(response, HOME);
+      case 'refused':
+        return sendPage(response, signInPage({ email, error: REFUSED_MESSAGE }), { status: 401 });
+      case 'single-sign-on': {
+        const provider = await this.sso.authorizationOrigin(outcome.organisationId).catch((error: unknown) => {
+          if (error instanceof SsoRefusedError) return error;
+          throw error;
+        });
+        if (provider instanceof SsoRefusedError) {
+          return sendPage(response, signInPage({ email, error: provider.message }), { status: 503 });
+        }
+        return sendPage(response, continueWithProviderPage(email.trim()), { formTargets: [provider] });
+      }
+    }
+  }
+
+  /** "Continue": to the provider of the email's organisation, with a new flow (state, nonce, PKCE). */
+  @ConsolePublic()
+  @Post('sso/start')
+  async startSignOn(
+    @Req() request: ConsoleRequest,
+    @Form() form: FormFields,
+    @Res() response: Response,
+  ): Promise<void> {
+    const email = form.text('email');
+    const person = await this.people.findByEmail(email).catch(() => null);
+    if (!person || !(await this.sso.isConfigured(person.organisationId))) {
+      return sendPage(response, signInPage({ email, error: REFUSED_MESSAGE }), { status: 401 });
+    }
+    try {
+      seeOther(response, await this.sso.begin(person.organisationId, person.email, request, response));
+    } catch (error) {
+      if (!(error instanceof SsoRefusedError)) throw error;
+      sendPage(response, signInPage({ email, error: error.message }), { status: 503 });
+    }
+  }
+
+  /** The provider sends the browser back here with the code (a top-level GET, so the Lax flow cookie comes along). */
+  @ConsolePublic()
+  @Get('sso/callback')
+  async signOnCallback(@Req() request: ConsoleRequest, @Res() response: Response): Promise<void> {
+    try {
+      const person = await this.sso.complete(request, response);
+      await this.signIn.withSingleSignOn(person, request, response);
+      seeOther(response, HOME);
+    } catch (error) {
+      if (!(error instanceof SsoRefusedError)) throw error;
+      sendPage(response, signInPage({ error: error.message }), { status: 403 });
+    }
+  }
+
+  @OpenToViewers()
+  @Post('sign-out')
+  async signOut(@Req() request: ConsoleRequest, @Res() response: Response): Promise<void> {
+    await this.signIn.signOut(request, response);
+    seeOther(response, '/console/sign-in');
+  }
+
+  @ConsolePublic()
+  @Get('welcome/:token')
+  async welcome(@Param('token') token: string, @Res() response: Response): Promise<void> {
+    const person = await this.signIn.welcomed(token).catch((error: unknown) => {
+      if (error instanceof NotFoundError) return null;
+      throw error;
+    });
+    if (!person) return sendPage(response, UNKNOWN_WELCOME_LINK, { status: 404 });
+    sendPage(response, welcomePage(token, person.email, person.organisationName));
+  }
+
+  @ConsolePublic()
+  @Post('welcome/:token')
+  async choosePassword(
+    @Param('token') token: string,
+    @Req() request: ConsoleRequest,
+    @Form() form: FormFields,
+    @Res() response: Response,
+  ): Promise<void> {
+    try {
+      await this.signIn.choosePassword(token, form.text('password'), request, response);
+      seeOther(response, HOME);
+    } catch (error) {
+      if (!(error instanceof AppError) || error.status !== 400) throw error;
+      const person = await this.signIn.welcomed(token);
+      sendPage(response, welcomePage(token, person.email, person.organisationName, error.message), { status: 400 });
+    }
+  }
+}
