@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
+import { ColumnMap } from '../database/column-map';
 import { Database } from '../database/database';
 import { SqlConditions } from '../database/sql-conditions';
 import { EmployeeFields } from '../employees/dto/employee.response';
-import { employeeColumns } from '../employees/employees.repository';
+import { EMPLOYEE_COLUMNS } from '../employees/employees.repository';
 import { ListOrder, ListRows, PageWindow, orderByColumns } from '../pagination/cursor';
 import { bySkillName } from '../ratings/latest-rating';
 import { ListPositionsQuery } from './dto/list-positions.query';
@@ -45,11 +46,38 @@ export interface ReplacementChange {
 }
 
 /**
+ * The positions table, its organisation aside: the import writes one array per column; the changeable columns
+ * are what a new file may change of a position (its ref is its key).
+ */
+const POSITION_COLUMNS = new ColumnMap<Omit<Position, 'organisationId'>>([
+  { property: 'id', column: 'id', type: 'uuid' },
+  { property: 'ref', column: 'ref', type: 'varchar' },
+  { property: 'name', column: 'name', type: 'varchar', changeable: true },
+  { property: 'description', column: 'description', type: 'varchar', changeable: true },
+  { property: 'department', column: 'department', type: 'varchar', changeable: true },
+  { property: 'status', column: 'status', type: 'varchar', changeable: true },
+  { property: 'mustBeFilledBy', column: 'must_be_filled_by', type: 'timestamptz', changeable: true },
+  { property: 'replacesEmployeeId', column: 'replaces_employee_id', type: 'uuid', changeable: true },
+  { property: 'createdAt', column: 'created_at', type: 'timestamptz' },
+  { property: 'updatedAt', column: 'updated_at', type: 'timestamptz' },
+]);
+
+/** What updatePositions writes: a position's own columns, by id. */
+const POSITION_CHANGES = POSITION_COLUMNS.pick(
+  'id',
+  'name',
+  'description',
+  'department',
+  'status',
+  'mustBeFilledBy',
+  'replacesEmployeeId',
+);
+
+/**
  * The columns of a PositionRecord under its property names; the replaced employee (`e`, left-joined) as one
  * object, or null.
  */
-const POSITION_RECORD_COLUMNS = `p.id, p.name, p.description, p.department, p.status,
-  p.must_be_filled_by AS "mustBeFilledBy", p.created_at AS "createdAt",
+const POSITION_RECORD_COLUMNS = `${POSITION_COLUMNS.pick('id', 'name', 'description', 'department', 'status', 'mustBeFilledBy', 'createdAt').select('p')},
   CASE WHEN e.id IS NULL THEN NULL
        ELSE json_build_object('id', e.id, 'firstName', e.first_name, 'lastName', e.last_name) END AS "replacesPerson"`;
 
@@ -197,19 +225,11 @@ export class PositionsRepository {
   /** Inserts the positions, created and updated at `at`. */
   async insertPositions(organisationId: string, positions: NewPosition[], at: Date, manager?: EntityManager) {
     if (positions.length === 0) return;
+    const rows = positions.map((position) => ({ ...position, createdAt: at, updatedAt: at }));
     await this.database.manager(manager).query(
-      `INSERT INTO positions (organisation_id, created_at, updated_at, id, ref, name, description, department, status,
-                              must_be_filled_by, replaces_employee_id)
-       SELECT $1, $2, $2, *
-         FROM unnest($3::uuid[], $4::varchar[], $5::varchar[], $6::varchar[], $7::varchar[], $8::varchar[],
-                     $9::timestamptz[], $10::uuid[])`,
-      [
-        organisationId,
-        at,
-        positions.map((each) => each.id),
-        positions.map((each) => each.ref),
-        ...positionColumnArrays(positions),
-      ],
+      `INSERT INTO positions (organisation_id, ${POSITION_COLUMNS.names()})
+       SELECT $1, ${POSITION_COLUMNS.names('v')} FROM ${POSITION_COLUMNS.unnest(2, 'v')}`,
+      [organisationId, ...POSITION_COLUMNS.arrays(rows)],
     );
   }
 
@@ -218,13 +238,10 @@ export class PositionsRepository {
     if (positions.length === 0) return;
     await this.database.manager(manager).query(
       `UPDATE positions p
-          SET name = c.name, description = c.description, department = c.department, status = c.status,
-              must_be_filled_by = c.must_be_filled_by, replaces_employee_id = c.replaces_employee_id, updated_at = $2
-         FROM unnest($3::uuid[], $4::varchar[], $5::varchar[], $6::varchar[], $7::varchar[], $8::timestamptz[],
-                     $9::uuid[])
-              AS c (id, name, description, department, status, must_be_filled_by, replaces_employee_id)
+          SET ${POSITION_CHANGES.set(POSITION_CHANGES.of('c'))}, updated_at = $2
+         FROM ${POSITION_CHANGES.unnest(3, 'c')}
         WHERE p.organisation_id = $1 AND p.id = c.id`,
-      [organisationId, at, positions.map((each) => each.id), ...positionColumnArrays(positions)],
+      [organisationId, at, ...POSITION_CHANGES.arrays(positions)],
     );
   }
 
@@ -359,7 +376,7 @@ export class PositionsRepository {
        ), page AS (
          SELECT id, total_gap, matched FROM ranked ORDER BY total_gap, matched DESC, id LIMIT $4 OFFSET $5
        )
-       SELECT ${employeeColumns('e')},
+       SELECT ${EMPLOYEE_COLUMNS.select('e')},
               -- The page's kept latest scores (what RatingsRepository.latestScores reads), in this query.
               (SELECT coalesce(json_object_agg(ps.skill_id, ps.latest_score), '{}')
                  FROM person_skills ps
@@ -418,16 +435,4 @@ function ratedInOrder(isActive: boolean, afterCursor: string): string {
              AND (r.total_gap, -r.matched, r.employee_id) >
                  (SELECT h.total_gap, -h.matched, h.id FROM head h ORDER BY 1 DESC, 2 DESC, 3 DESC LIMIT 1)
            ORDER BY 2, 3 DESC, 1 LIMIT ${wanted})`;
-}
-
-/** The arrays of name, description, department, status, mustBeFilledBy and replacesEmployeeId, in that order. */
-function positionColumnArrays(positions: PositionColumns[]): unknown[][] {
-  return [
-    positions.map((each) => each.name),
-    positions.map((each) => each.description),
-    positions.map((each) => each.department),
-    positions.map((each) => each.status),
-    positions.map((each) => each.mustBeFilledBy),
-    positions.map((each) => each.replacesEmployeeId),
-  ];
 }

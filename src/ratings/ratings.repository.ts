@@ -4,7 +4,7 @@ import { Database } from '../database/database';
 import { SqlConditions } from '../database/sql-conditions';
 import { isUuid, newId } from '../database/uuid';
 import { EmployeeFields } from '../employees/dto/employee.response';
-import { employeeColumns } from '../employees/employees.repository';
+import { EMPLOYEE_COLUMNS } from '../employees/employees.repository';
 import { KeyValue, ListOrder, ListRows, PageWindow, orderByColumns } from '../pagination/cursor';
 import { Skill } from '../skills/entities/skill.entity';
 import { RatingType } from '../skills/rating-types';
@@ -405,7 +405,7 @@ export class RatingsRepository {
     const order = 'ps.latest_score DESC NULLS LAST, ps.employee_id';
     const [rows, [found]] = await Promise.all([
       this.database.manager(manager).query<SkillEmployeeRow[]>(
-        `SELECT ${employeeColumns('e')}, ps.id AS "personSkillId", latest.id AS "ratingId", latest.score,
+        `SELECT ${EMPLOYEE_COLUMNS.select('e')}, ps.id AS "personSkillId", latest.id AS "ratingId", latest.score,
                 latest.rating_type AS "ratingType", latest.comment, latest.created_at AS "ratedAt"
            FROM (SELECT ps.id, ps.employee_id, ps.latest_rating_id, ps.latest_score
                    FROM person_skills ps WHERE ${where.sql} ORDER BY ${order} ${page.sql}) ps
