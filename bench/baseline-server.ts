@@ -9,10 +9,10 @@
  *                                        the event and its outbox rows sent with COMMIT
  *   POST /api/v1/employees              one transaction: employee insert (insert_employees), then the event and
  *                                        its outbox rows sent with COMMIT; with an Idempotency-Key also the key's
- *                                        advisory lock and lookup (sent with BEGIN; the service sends its claim
+ *                                        claim (claim_idempotency_key, sent with BEGIN; the service sends it
  *                                        alone) and the kept response (sent with COMMIT, as the service does)
  *
- * The statements are the service's own, the SQL functions its migrations make included, sent in the same round
+ * The statements are the service's own, calling the same SQL functions (src/<feature>/sql), sent in the same round
  * trips (a pipelining pool, as the service's), so that the two differ only in what runs in Node.
  *
  * Every request looks its key up in the database (no cache): the baseline does at least the service's work.
@@ -176,12 +176,14 @@ async function createEmployee(organisationId: string, input: Record<string, unkn
   const now = new Date();
   // With a key the claim travels with BEGIN (the service sends it alone: one round trip more) and the kept response
   // with COMMIT, as the service sends it.
-  const opening = key === undefined ? [] : claimStatements(organisationId, key, now);
+  const opening = key === undefined ? [] : [claimStatement(organisationId, key, now)];
   return inTransaction(opening, async (client, claim) => {
     if (key !== undefined) {
-      const [[{ claimed }], [kept]] = claim as [[{ claimed: boolean }], { status_code: number; body: string }[]];
-      if (!claimed) throw new HttpError(409, 'CONFLICT');
-      if (kept) return { answer: { status: kept.status_code, payload: JSON.parse(kept.body) as object }, closing: [] };
+      const [[kept]] = claim as [[{ claimed: boolean; status_code: number | null; body: string | null }]];
+      if (!kept.claimed) throw new HttpError(409, 'CONFLICT');
+      if (kept.status_code !== null) {
+        return { answer: { status: kept.status_code, payload: JSON.parse(kept.body!) as object }, closing: [] };
+      }
     }
     const employee = {
       id: uuidv7(),
@@ -228,14 +230,10 @@ async function createEmployee(organisationId: string, input: Record<string, unkn
   });
 }
 
-/** The service's claim (IdempotencyKeysRepository.claim): the key's advisory lock, then its kept response. */
-function claimStatements(organisationId: string, key: string, now: Date): string[] {
-  return [
-    `SELECT pg_try_advisory_xact_lock(hashtextextended(${escapeLiteral(`${organisationId}:${key}`)}, 0)) AS claimed`,
-    `SELECT status_code, body FROM idempotency_keys
-      WHERE organisation_id = ${escapeLiteral(organisationId)} AND key = ${escapeLiteral(key)}
-        AND expires_at > ${escapeLiteral(now.toISOString())}`,
-  ];
+/** The service's claim (IdempotencyKeysRepository.claim): its SQL function, the key's lock and kept response. */
+function claimStatement(organisationId: string, key: string, now: Date): string {
+  const [organisation, claimed, at] = [organisationId, key, now.toISOString()].map(escapeLiteral);
+  return `SELECT claimed, status_code, body FROM claim_idempotency_key(${organisation}, ${claimed}, ${at})`;
 }
 
 /** A statement and its parameters, as pg takes them. */

@@ -146,7 +146,7 @@ export class EmployeesRepository {
   /**
    * The employee joined to its skills (each with its latest rating), in one round trip: one row per
    * skill, or one row with null skill columns when it has none. Null when there is no such employee. The
-   * statement is the function `employee_detail` (migration 1763764100000), whose plan the database keeps.
+   * statement is the function `employee_detail` (sql/employee-detail.sql), whose plan the database keeps.
    */
   async findDetail(organisationId: string, id: string, manager?: EntityManager): Promise<EmployeeDetailRecord | null> {
     const rows = await this.database
@@ -265,7 +265,7 @@ export class EmployeesRepository {
   }
 
   /**
-   * insert for many employees in one statement, the function `insert_employees` (migration 1763764200000), whose
+   * insert for many employees in one statement, the function `insert_employees` (sql/insert-employees.sql), whose
    * plan the database keeps; one duplicate fails them all (409, as insert).
    */
   async insertMany(organisationId: string, employees: Employee[], manager?: EntityManager): Promise<void> {

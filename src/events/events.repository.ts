@@ -117,7 +117,7 @@ export class EventsRepository {
   private recording(organisationId: string, events: NewEvent[]): { statement: Statement; events: RecordedEvent[] } {
     const createdAt = new Date();
     const recorded = events.map((event) => ({ id: newId(), name: event.name, body: eventBody(event), createdAt }));
-    // The fan-out runs over the materialised answer of record_events (migration 1763764300000): after the events
+    // The fan-out runs over the materialised answer of record_events (sql/record-events.sql): after the events
     // are written.
     const text = `WITH recorded AS MATERIALIZED (SELECT record_events($1, $2, $3, $4, $5, $6, $7) AS written)
        SELECT ${this.fanOut.sql} AS "fannedOut" FROM recorded`;

@@ -4,7 +4,6 @@ import { ColumnMap } from '../database/column-map';
 import { Database } from '../database/database';
 import { SqlConditions } from '../database/sql-conditions';
 import { ListOrder, ListRows, PageWindow, orderByColumns } from '../pagination/cursor';
-import { bySkillName } from '../ratings/latest-rating';
 import { ListPositionsQuery } from './dto/list-positions.query';
 import { PositionRecord, ReplacementRecord } from './dto/position.response';
 import { PositionReplacement, ReplacementStatus } from './entities/position-replacement.entity';
@@ -153,7 +152,7 @@ export class PositionsRepository {
          FROM position_required_skills rs
          JOIN skills s ON s.organisation_id = rs.organisation_id AND s.id = rs.skill_id
         WHERE rs.organisation_id = $1 AND rs.position_id = ANY($2::uuid[])
-        ORDER BY ${bySkillName('s.name', 's.id')}`,
+        ORDER BY skill_name_order(s.name), s.id`,
       [organisationId, positionIds],
     );
     for (const { positionId, ...skill } of rows) byPositionId.get(positionId)?.push(skill);

@@ -8,7 +8,6 @@ import { Skill } from '../skills/entities/skill.entity';
 import { RatingType } from '../skills/rating-types';
 import { PersonSkillRecord, RatingRecord } from './dto/rating.response';
 import { Rating } from './entities/rating.entity';
-import { bySkillName, latestRatingOf } from './latest-rating';
 
 /** Which of an employee's ratings a list shows. */
 export interface RatingFilters {
@@ -42,15 +41,31 @@ function isLater(rating: NewRating, than: NewRating): boolean {
   return difference !== 0 ? difference > 0 : rating.ratingId.toLowerCase() > than.ratingId.toLowerCase();
 }
 
-interface PersonSkillRow {
-  personSkillId: string;
-  skillId: string;
-  skillName: string;
+/**
+ * The latest rating a person skill keeps (latest_rating_id: the trigger person_skills_keep_latest_rating decides
+ * which, see sql/), joined as `latest`, under LatestRatingRow's names.
+ */
+export const LATEST_RATING_COLUMNS = `latest.id AS "ratingId", latest.score, latest.rating_type AS "ratingType",
+  latest.comment, latest.created_at AS "ratedAt"`;
+
+/** A row's LATEST_RATING_COLUMNS: all null when the person skill was never rated. */
+export interface LatestRatingRow {
   ratingId: string | null;
   score: number | null;
   ratingType: RatingType | null;
   comment: string | null;
-  createdAt: Date | null;
+  ratedAt: Date | null;
+}
+
+/** The latest rating of a row read with LATEST_RATING_COLUMNS; null when never rated. */
+export function latestRatingOf({ ratingId, score, ratingType, comment, ratedAt }: LatestRatingRow) {
+  return ratingId === null ? null : { ratingId, score: score!, ratingType: ratingType!, comment, createdAt: ratedAt! };
+}
+
+interface PersonSkillRow extends LatestRatingRow {
+  personSkillId: string;
+  skillId: string;
+  skillName: string;
 }
 
 /** The order of an employee's ratings: newest first, on ratings_employee_list_idx. */
@@ -230,7 +245,7 @@ export class RatingsRepository {
    * locking the skill as findSkillToRate does. Answers the PersonSkill id and the skill's name; null when it wrote
    * nothing: a check failed, or the statement could not see a link a concurrent first rating committed after it
    * began (its insert then does nothing and its read finds nothing), which insert handles. The statement is the
-   * function `insert_rating_if_rateable` (migration 1763764400000), whose plan the database keeps.
+   * function `insert_rating_if_rateable` (sql/insert-rating-if-rateable.sql), whose plan the database keeps.
    */
   async insertIfRateable(
     organisationId: string,
@@ -289,23 +304,19 @@ export class RatingsRepository {
     manager?: EntityManager,
   ): Promise<PersonSkillRecord[]> {
     const rows = await this.database.manager(manager).query<PersonSkillRow[]>(
-      `SELECT ps.id AS "personSkillId", s.id AS "skillId", s.name AS "skillName", latest.id AS "ratingId",
-              latest.score, latest.rating_type AS "ratingType", latest.comment, latest.created_at AS "createdAt"
+      `SELECT ps.id AS "personSkillId", s.id AS "skillId", s.name AS "skillName", ${LATEST_RATING_COLUMNS}
          FROM person_skills ps
          JOIN skills s ON s.id = ps.skill_id
-         LEFT JOIN LATERAL (
-              ${latestRatingOf('ps', 'r.id, r.score, r.rating_type, r.comment, r.created_at')}
-         ) latest ON true
+         LEFT JOIN ratings latest ON latest.id = ps.latest_rating_id
         WHERE ps.organisation_id = $1 AND ps.employee_id = $2
-        ORDER BY ${bySkillName('s.name', 's.id')}`,
+        ORDER BY skill_name_order(s.name), s.id`,
       [organisationId, employeeId],
     );
-    return rows.map(({ personSkillId, skillId, skillName, ratingId, score, ratingType, comment, createdAt }) => ({
-      personSkillId,
-      skillId,
-      skillName,
-      latestRating:
-        ratingId === null ? null : { ratingId, score: score!, ratingType: ratingType!, comment, createdAt: createdAt! },
+    return rows.map((row) => ({
+      personSkillId: row.personSkillId,
+      skillId: row.skillId,
+      skillName: row.skillName,
+      latestRating: latestRatingOf(row),
     }));
   }
 

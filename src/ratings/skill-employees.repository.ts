@@ -5,9 +5,8 @@ import { SqlConditions } from '../database/sql-conditions';
 import { EmployeeFields } from '../employees/dto/employee.response';
 import { EMPLOYEE_COLUMNS } from '../employees/employees.repository';
 import { KeyValue, ListOrder, ListRows, PageWindow } from '../pagination/cursor';
-import { RatingType } from '../skills/rating-types';
 import { SkillEmployeeRecord } from './dto/skill-employee.response';
-import { latestRatingOf } from './latest-rating';
+import { LATEST_RATING_COLUMNS, latestRatingOf, LatestRatingRow } from './ratings.repository';
 
 /** Which of a skill's employees GET /skills/{id}/employees shows. */
 export interface SkillEmployeeFilters {
@@ -15,14 +14,7 @@ export interface SkillEmployeeFilters {
   isActive?: boolean;
 }
 
-interface SkillEmployeeRow extends EmployeeFields {
-  personSkillId: string;
-  ratingId: string | null;
-  score: number | null;
-  ratingType: RatingType | null;
-  comment: string | null;
-  ratedAt: Date | null;
-}
+type SkillEmployeeRow = EmployeeFields & LatestRatingRow & { personSkillId: string };
 
 /**
  * GET /skills/{id}/employees: latest score highest first, never rated last, then employee id. Its directions
@@ -83,13 +75,11 @@ export class SkillEmployeesRepository {
     const order = 'ps.latest_score DESC NULLS LAST, ps.employee_id';
     const [rows, [found]] = await Promise.all([
       this.database.manager(manager).query<SkillEmployeeRow[]>(
-        `SELECT ${EMPLOYEE_COLUMNS.select('e')}, ps.id AS "personSkillId", latest.id AS "ratingId", latest.score,
-                latest.rating_type AS "ratingType", latest.comment, latest.created_at AS "ratedAt"
+        `SELECT ${EMPLOYEE_COLUMNS.select('e')}, ps.id AS "personSkillId", ${LATEST_RATING_COLUMNS}
            FROM (SELECT ps.id, ps.employee_id, ps.latest_rating_id, ps.latest_score
                    FROM person_skills ps WHERE ${where.sql} ORDER BY ${order} ${page.sql}) ps
            JOIN employees e ON e.id = ps.employee_id
-           LEFT JOIN LATERAL (${latestRatingOf('ps', 'r.id, r.score, r.rating_type, r.comment, r.created_at')}) latest
-             ON true
+           LEFT JOIN ratings latest ON latest.id = ps.latest_rating_id
           ORDER BY ${order}`,
         page.parameters,
       ),
@@ -104,8 +94,7 @@ export class SkillEmployeesRepository {
     const records = rows.map(({ personSkillId, ratingId, score, ratingType, comment, ratedAt, ...employee }) => ({
       employee,
       personSkillId,
-      latestRating:
-        ratingId === null ? null : { ratingId, score: score!, ratingType: ratingType!, comment, createdAt: ratedAt! },
+      latestRating: latestRatingOf({ ratingId, score, ratingType, comment, ratedAt }),
     }));
     return { rows: records, order: SKILL_EMPLOYEE_ORDER, total: window.counted ? found.total : null };
   }
