@@ -22,7 +22,9 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { createServer, IncomingMessage, ServerResponse } from 'node:http';
 import { escapeLiteral, Pool, PoolClient, QueryResult } from 'pg';
 import { v7 as uuidv7 } from 'uuid';
+import { recordingStatement } from '../src/events/event-recording';
 import { fingerprintKey, requestFingerprint } from '../src/idempotency/request-fingerprint';
+import { DELIVERIES_OF_RECORDED_EVENTS } from '../src/webhooks/webhook-fan-out';
 
 /** The service's pool (POSTGRES_POOL_SIZE, src/runtime.ts): a smaller one would starve the baseline, not bound it. */
 const SERVICE_POOL_SIZE = 10;
@@ -268,21 +270,22 @@ function newTraceparent(): string {
 }
 
 /** Who made the change, as the service's events say it: the key's id (any id costs the same). */
-const BASELINE_ACTOR = { type: 'api_key', id: '00000000-0000-0000-0000-000000000000' };
+const BASELINE_ACTOR = { type: 'api_key' as const, id: '00000000-0000-0000-0000-000000000000' };
 
 /**
- * The service's outbox write (EventsRepository's recording, sent with COMMIT): the event row and one delivery per
- * subscribed endpoint, one statement.
+ * The service's outbox write, sent with COMMIT: its own recording statement (the event row), with the fan-out
+ * webhooks/ registers (one delivery per subscribed endpoint).
  */
-function eventStatement(organisationId: string, event: string, at: Date, data: unknown): Statement {
-  const body = Buffer.from(
-    JSON.stringify({ event, timestamp: at.toISOString(), data, actor: BASELINE_ACTOR, requestId: randomUUID() }),
-  );
-  return {
-    text: `WITH recorded AS MATERIALIZED (SELECT record_events($1, $2, $3, $4, $5, $6, $7) AS written)
-           SELECT webhook_fan_out($1, $2, $3, $6) AS "fannedOut" FROM recorded`,
-    values: [organisationId, [uuidv7()], [event], [at], [body], new Date(), [newTraceparent()]],
+function eventStatement(organisationId: string, name: string, occurredAt: Date, data: unknown): Statement {
+  const event = {
+    name,
+    occurredAt,
+    data,
+    actor: BASELINE_ACTOR,
+    requestId: randomUUID(),
+    traceparent: newTraceparent(),
   };
+  return recordingStatement(organisationId, [event], DELIVERIES_OF_RECORDED_EVENTS).statement;
 }
 
 /**

@@ -3,7 +3,7 @@ import { EntityManager } from 'typeorm';
 import { Database } from '../database/database';
 import { SqlConditions } from '../database/sql-conditions';
 import { newId } from '../database/uuid';
-import type { EventFanOut, RecordedEvent } from '../events/events.repository';
+import type { RecordedEvent } from '../events/event-recording';
 import { ListOrder, ListRows, PageWindow, orderByColumns } from '../pagination/cursor';
 import { WebhookDelivery } from './entities/webhook-delivery.entity';
 import { SendResult } from './webhook-sender';
@@ -35,15 +35,8 @@ const DELIVERY_COLUMNS = `id, organisation_id AS "organisationId", endpoint_id A
   status_code AS "statusCode", error, duration_ms AS "durationMs", attempted_at AS "attemptedAt"`;
 
 /**
- * The fan-out of recorded events (EventFanOut: it runs in the statement that records them, in the change's
- * transaction): one pending delivery per event and endpoint of the organisation subscribed to it, in event
- * order, written by the function webhook_fan_out (sql/webhook-fan-out.sql), whose plan PostgreSQL keeps.
- */
-export const DELIVERIES_OF_RECORDED_EVENTS: EventFanOut = { sql: 'webhook_fan_out($1, $2, $3, $6)' };
-
-/**
- * The outbox: the deliveries of recorded events (events/ records the events), written inside the change's
- * transaction, claimed and settled by dispatchers. Methods take the organisation first and the EntityManager last; claim and settle span every
+ * The outbox: the deliveries of recorded events (events/ records the events; the fan-out, webhook-fan-out.ts,
+ * writes their deliveries inside the change's transaction), claimed and settled by dispatchers. Methods take the organisation first and the EntityManager last; claim and settle span every
  * organisation, as the dispatcher does.
  */
 @Injectable()

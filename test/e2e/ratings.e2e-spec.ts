@@ -1,4 +1,3 @@
-import { EventEmitter2 } from '@nestjs/event-emitter';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { newId } from '../../src/database/uuid';
 import { EmployeeResponse } from '../../src/employees/dto/employee.response';
@@ -81,28 +80,6 @@ describe('ratings', () => {
           },
         },
       ]);
-    });
-
-    it('writes nothing when a listener of skill.rated fails: the event is part of the transaction', async () => {
-      const employee = await createEmployee(app, tenant);
-      const skill = await createSkill(app, tenant);
-      const failing = async () => {
-        throw new Error('outbox unavailable');
-      };
-      // eslint-disable-next-line @typescript-eslint/no-misused-promises -- an async listener is what fails the write
-      app.get(EventEmitter2).on('skill.rated', failing);
-      try {
-        await post(`/employees/${employee.id}/ratings`, {
-          skillId: skill.id,
-          score: 1,
-          ratingType: 'LLM_RATING',
-        }).expect(500);
-      } finally {
-        // eslint-disable-next-line @typescript-eslint/no-misused-promises -- the same listener, removed
-        app.get(EventEmitter2).off('skill.rated', failing);
-      }
-      expect((await get<PersonSkillResponse[]>(`/employees/${employee.id}/skills`)).body.data).toEqual([]);
-      expect((await get<RatingResponse[]>(`/employees/${employee.id}/ratings`)).body.meta.total).toBe(0);
     });
 
     it('accepts a skillId in upper case', async () => {
