@@ -7,7 +7,6 @@ import { ListOrder, PageWindow, orderByColumns } from '../pagination/cursor';
 import { Skill } from '../skills/entities/skill.entity';
 import { RatingType } from '../skills/rating-types';
 import { PersonSkillRecord, RatingRecord } from './dto/rating.response';
-import { Rating } from './entities/rating.entity';
 
 /** Which of an employee's ratings a list shows. */
 export interface RatingFilters {
@@ -75,9 +74,6 @@ export const RATING_ORDER: ListOrder<RatingRecord> = {
   keyOf: (rating) => [rating.createdAt, rating.ratingId],
 };
 
-// A person skill deleted between our insert attempt and our read is created again; twice is plenty.
-const PERSON_SKILL_ATTEMPTS = 3;
-
 /** All SQL of person skills (the links of employees to skills) and their ratings. */
 @Injectable()
 export class RatingsRepository {
@@ -127,32 +123,29 @@ export class RatingsRepository {
   }
 
   /**
-   * The skill to rate, key-share locked so it cannot be deleted before the rating commits, and whether
-   * the employee exists, in one statement. Null when the organisation has no such skill.
+   * What insertIfRateable checks, read without locks to explain why it wrote nothing, in one statement: whether
+   * the organisation has the employee, and its skill `skillId` (null when it has none; a malformed id names none).
    */
-  async findSkillToRate(
+  async findRateability(
     organisationId: string,
     employeeId: string,
     skillId: string,
     manager?: EntityManager,
-  ): Promise<{ skill: RatedSkill; employeeExists: boolean } | null> {
-    if (!isUuid(skillId)) return null;
+  ): Promise<{ employeeExists: boolean; skill: RatedSkill | null }> {
     const [row] = await this.database.manager(manager).query<(RatedSkill & { employeeExists: boolean })[]>(
-      `SELECT s.id, s.name, s.rating_scale_min AS "ratingScaleMin", s.rating_scale_max AS "ratingScaleMax",
-              EXISTS (SELECT 1 FROM employees e WHERE e.organisation_id = $1 AND e.id = $2) AS "employeeExists"
-         FROM skills s
-        WHERE s.organisation_id = $1 AND s.id = $3
-          FOR KEY SHARE OF s`,
-      [organisationId, employeeId, skillId.toLowerCase()],
+      `SELECT EXISTS (SELECT 1 FROM employees e WHERE e.organisation_id = $1 AND e.id = $2) AS "employeeExists",
+              s.id, s.name, s.rating_scale_min AS "ratingScaleMin", s.rating_scale_max AS "ratingScaleMax"
+         FROM (VALUES (1)) AS one
+         LEFT JOIN skills s ON s.organisation_id = $1 AND s.id = $3::uuid`,
+      [organisationId, employeeId, isUuid(skillId) ? skillId.toLowerCase() : null],
     );
-    if (!row) return null;
     const { employeeExists, ...skill } = row;
-    return { skill, employeeExists };
+    return { employeeExists, skill: skill.id === null ? null : skill };
   }
 
   /**
-   * The organisation's skills with these ids or names (compared lower-case), key-share locked as in
-   * findSkillToRate so none can be deleted before the ratings commit.
+   * The organisation's skills with these ids or names (compared lower-case), key-share locked so none can be
+   * deleted before the ratings commit.
    */
   async findSkillsToRate(
     organisationId: string,
@@ -171,10 +164,10 @@ export class RatingsRepository {
   }
 
   /**
-   * insert for many ratings in one statement: the missing PersonSkills in one multi-row insert, then every
+   * Writes many checked ratings in one statement: the missing PersonSkills in one multi-row insert, then every
    * rating. Answers the PersonSkill id of each rating it wrote, by rating id. A rating whose PersonSkill a
    * concurrent transaction committed after the statement began is not written (the statement sees neither
-   * its own insert nor that row): insert, one by one, handles that case.
+   * its own insert nor that row): a second statement, which sees it, writes it.
    */
   async insertMany(
     organisationId: string,
@@ -240,12 +233,13 @@ export class RatingsRepository {
   }
 
   /**
-   * Writes the rating, creating the employee's PersonSkill when absent, in one statement that also checks it:
-   * only when the organisation's employee exists and its skill `rating.skillId` takes the score, key-share
-   * locking the skill as findSkillToRate does. Answers the PersonSkill id and the skill's name; null when it wrote
-   * nothing: a check failed, or the statement could not see a link a concurrent first rating committed after it
-   * began (its insert then does nothing and its read finds nothing), which insert handles. The statement is the
-   * function `insert_rating_if_rateable` (sql/insert-rating-if-rateable.sql), whose plan the database keeps.
+   * The one write of a rating: creates the employee's PersonSkill when absent, in one statement that also checks
+   * it: only when the organisation's employee exists and its skill `rating.skillId` takes the score, key-share
+   * locking the skill so it cannot be deleted before the rating commits. Answers the PersonSkill id and the
+   * skill's name; null when it wrote nothing: a check failed (findRateability says which), or the statement could
+   * not see a link a concurrent first rating committed after it began (its insert then does nothing and its read
+   * finds nothing), which a second statement sees. The statement is the function `insert_rating_if_rateable`
+   * (sql/insert-rating-if-rateable.sql), whose plan the database keeps.
    */
   async insertIfRateable(
     organisationId: string,
@@ -268,33 +262,6 @@ export class RatingsRepository {
         rating.comment,
       ]);
     return inserted ?? null;
-  }
-
-  /**
-   * insertIfRateable for a rating already checked; when it writes nothing (a concurrent first rating's link),
-   * step by step. Returns the PersonSkill id.
-   */
-  async insert(
-    organisationId: string,
-    employeeId: string,
-    rating: NewRating,
-    manager?: EntityManager,
-  ): Promise<string> {
-    const inserted = await this.insertIfRateable(organisationId, employeeId, rating, manager);
-    if (inserted) return inserted.personSkillId;
-    const personSkillId = await this.ensurePersonSkill(organisationId, employeeId, rating.skillId, manager);
-    await this.database.manager(manager).insert(Rating, {
-      id: rating.ratingId,
-      organisationId,
-      personSkillId,
-      employeeId,
-      skillId: rating.skillId,
-      score: rating.score,
-      ratingType: rating.ratingType,
-      comment: rating.comment,
-      createdAt: rating.createdAt,
-    });
-    return personSkillId;
   }
 
   /** The employee's skills with the latest rating of each, in one query, ordered by skill name. */
@@ -378,37 +345,6 @@ export class RatingsRepository {
     await this.database
       .manager(manager)
       .query(`DELETE FROM person_skills WHERE organisation_id = $1 AND id = $2`, [organisationId, personSkillId]);
-  }
-
-  /**
-   * The PersonSkill of (employee, skill), created when absent. Concurrent first ratings both try
-   * the insert; the unique (employee_id, skill_id) index lets one win, and the other reads it.
-   */
-  private async ensurePersonSkill(
-    organisationId: string,
-    employeeId: string,
-    skillId: string,
-    manager?: EntityManager,
-  ): Promise<string> {
-    for (let attempt = 0; attempt < PERSON_SKILL_ATTEMPTS; attempt++) {
-      const [inserted] = await this.database.manager(manager).query<{ id: string }[]>(
-        `INSERT INTO person_skills (id, organisation_id, employee_id, skill_id, created_at)
-         VALUES ($1, $2, $3, $4, $5)
-         ON CONFLICT (employee_id, skill_id) DO NOTHING
-         RETURNING id`,
-        [newId(), organisationId, employeeId, skillId, new Date()],
-      );
-      if (inserted) return inserted.id;
-      // Key-share lock: a concurrent DELETE of the link waits for this rating (or we see it gone and retry).
-      const [existing] = await this.database
-        .manager(manager)
-        .query<{ id: string }[]>(
-          `SELECT id FROM person_skills WHERE organisation_id = $1 AND employee_id = $2 AND skill_id = $3 FOR KEY SHARE`,
-          [organisationId, employeeId, skillId],
-        );
-      if (existing) return existing.id;
-    }
-    throw new Error(`PersonSkill of employee ${employeeId} on skill ${skillId} kept vanishing`);
   }
 
   /** The list's conditions; the organisation and the employee are bound first ($1, $2). */
