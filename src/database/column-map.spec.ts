@@ -48,4 +48,24 @@ describe('ColumnMap', () => {
     expect(changeable.set(changeable.cast(3))).toBe('name = $3::text, size = $4::integer');
     expect(changeable.names('t')).toBe('t.name, t.size');
   });
+
+  it('writes the UPDATEs of one row and of many that skip a row whose changeable columns hold their values', () => {
+    const stamped = new ColumnMap<Thing & { updatedAt: Date }>([
+      ...THINGS.columns,
+      { property: 'updatedAt', column: 'updated_at', type: 'timestamptz' },
+    ]);
+    const squashed = (sql: string) => sql.replace(/\s+/g, ' ');
+    expect(squashed(stamped.updateOne('things'))).toBe(
+      'WITH written AS ( UPDATE things SET name = $3::text, size = $4::integer, updated_at = $5 ' +
+        'WHERE organisation_id = $1 AND id = $2 AND (things.name, things.size) IS DISTINCT FROM ($3::text, $4::integer) ' +
+        'RETURNING id ) SELECT id FROM written',
+    );
+    expect(squashed(stamped.updateMany('things'))).toBe(
+      'WITH written AS ( UPDATE things t SET name = v.name, size = v.size, updated_at = v.updated_at ' +
+        'FROM unnest($2::uuid[], $3::text[], $4::integer[], $5::timestamptz[], $6::timestamptz[]) ' +
+        'AS v (id, name, size, created_at, updated_at) ' +
+        'WHERE t.organisation_id = $1 AND t.id = v.id AND (t.name, t.size) IS DISTINCT FROM (v.name, v.size) ' +
+        'RETURNING t.id ) SELECT id FROM written',
+    );
+  });
 });

@@ -88,6 +88,35 @@ export class ColumnMap<T> {
     return `(${stored}) IS DISTINCT FROM (${given})`;
   }
 
+  /**
+   * An UPDATE of one row of `table` (organisation `$1`, id `$2`) that writes its changeable columns (`$3` on, as
+   * `changeable().values` gives them) and updated_at (the parameter after those), unless every changeable column
+   * holds its value already: then it writes nothing (the no-op rule, in the UPDATE so it costs no round trip).
+   * Answers the id it wrote as a SELECT over a WITH: a SELECT's rows are what TypeORM's query() documents.
+   */
+  updateOne(table: string): string {
+    const changeable = this.changeable();
+    const values = changeable.cast(3);
+    return `WITH written AS (
+         UPDATE ${table} SET ${changeable.set(values)}, updated_at = $${3 + values.length}
+          WHERE organisation_id = $1 AND id = $2 AND ${changeable.differs(table, values)}
+         RETURNING id
+       )
+       SELECT id FROM written`;
+  }
+
+  /** updateOne for many rows, bound as one array per column from `$2` on (`arrays`); answers the ids it wrote. */
+  updateMany(table: string): string {
+    const unnested = this.of('v');
+    return `WITH written AS (
+         UPDATE ${table} t SET ${this.set(unnested)}, updated_at = v.updated_at
+           FROM ${this.unnest(2, 'v')}
+          WHERE t.organisation_id = $1 AND t.id = v.id AND ${this.differs('t', unnested)}
+         RETURNING t.id
+       )
+       SELECT id FROM written`;
+  }
+
   /** `alias.column` for each column: the values of an unnest aliased `alias`, for `set` and `differs`. */
   of(alias: string): string[] {
     return this.columns.map(({ column }) => `${alias}.${column}`);

@@ -52,8 +52,9 @@ export const EMPLOYEE_COLUMNS = new ColumnMap<EmployeeFields>([
 /** What a PATCH writes beside updated_at. */
 const CHANGEABLE = EMPLOYEE_COLUMNS.changeable();
 
-/** The columns of an unnest of EMPLOYEE_COLUMNS aliased `v`. */
-const UNNESTED = EMPLOYEE_COLUMNS.of('v');
+/** The no-op-aware UPDATEs of one and of many rows (ColumnMap.updateOne, updateMany). */
+const UPDATE_ONE = EMPLOYEE_COLUMNS.updateOne('employees');
+const UPDATE_MANY = EMPLOYEE_COLUMNS.updateMany('employees');
 
 /** The rows a list filters (aliased `f`), the column of their employee id, and the conditions. */
 interface ListFilters {
@@ -230,22 +231,9 @@ export class EmployeesRepository {
    * Another employee's personnelNumber or businessEmail is 409.
    */
   async update(organisationId: string, employee: Employee, updatedAt: Date, manager?: EntityManager): Promise<boolean> {
-    const values = CHANGEABLE.cast(3);
-    const rows = await mapConstraintErrors(
-      this.database.manager(manager).query<{ id: string }[]>(
-        // The UPDATE in a WITH: a SELECT's rows are what TypeORM's query() documents answering.
-        `WITH written AS (
-           UPDATE employees
-              SET ${CHANGEABLE.set(values)}, updated_at = $${3 + values.length}
-            WHERE organisation_id = $1 AND id = $2 AND ${CHANGEABLE.differs('employees', values)}
-           RETURNING id
-         )
-         SELECT id FROM written`,
-        [organisationId, employee.id, ...CHANGEABLE.values(employee), updatedAt],
-      ),
-      { unique: EMPLOYEE_UNIQUE_MESSAGES },
-    );
-    return rows.length > 0;
+    const values = [organisationId, employee.id, ...CHANGEABLE.values(employee), updatedAt];
+    const written = this.database.manager(manager).query<unknown[]>(UPDATE_ONE, values);
+    return (await mapConstraintErrors(written, { unique: EMPLOYEE_UNIQUE_MESSAGES })).length > 0;
   }
 
   /** The organisation's employees with these personnel numbers, locked until the transaction ends. */
@@ -287,21 +275,9 @@ export class EmployeesRepository {
    */
   async updateMany(organisationId: string, employees: Employee[], manager?: EntityManager): Promise<string[]> {
     if (employees.length === 0) return [];
-    const rows = await mapConstraintErrors(
-      this.database.manager(manager).query<{ id: string }[]>(
-        `WITH written AS (
-           UPDATE employees e
-              SET ${EMPLOYEE_COLUMNS.set(UNNESTED)}, updated_at = v.updated_at
-             FROM ${EMPLOYEE_COLUMNS.unnest(2, 'v')}
-            WHERE e.organisation_id = $1 AND e.id = v.id AND ${EMPLOYEE_COLUMNS.differs('e', UNNESTED)}
-           RETURNING e.id
-         )
-         SELECT id FROM written`,
-        [organisationId, ...EMPLOYEE_COLUMNS.arrays(employees)],
-      ),
-      { unique: EMPLOYEE_UNIQUE_MESSAGES },
-    );
-    return rows.map((row) => row.id);
+    const values = [organisationId, ...EMPLOYEE_COLUMNS.arrays(employees)];
+    const written = this.database.manager(manager).query<{ id: string }[]>(UPDATE_MANY, values);
+    return (await mapConstraintErrors(written, { unique: EMPLOYEE_UNIQUE_MESSAGES })).map((row) => row.id);
   }
 
   async deactivate(organisationId: string, id: string, at: Date, manager?: EntityManager): Promise<void> {

@@ -33,8 +33,9 @@ const SKILL_COLUMNS = new ColumnMap<SkillFields>([
 /** What a PATCH writes beside updated_at. */
 const CHANGEABLE = SKILL_COLUMNS.changeable();
 
-/** The columns of an unnest of SKILL_COLUMNS aliased `v`. */
-const UNNESTED = SKILL_COLUMNS.of('v');
+/** The no-op-aware UPDATEs of one and of many rows (ColumnMap.updateOne, updateMany). */
+const UPDATE_ONE = SKILL_COLUMNS.updateOne('skills');
+const UPDATE_MANY = SKILL_COLUMNS.updateMany('skills');
 
 /** All SQL of the skills catalogue. */
 @Injectable()
@@ -137,22 +138,9 @@ export class SkillsRepository {
    * skill's name (in any case) is 409.
    */
   async update(organisationId: string, skill: Skill, updatedAt: Date, manager?: EntityManager): Promise<boolean> {
-    const values = CHANGEABLE.cast(3);
-    const rows = await mapConstraintErrors(
-      this.database.manager(manager).query<{ id: string }[]>(
-        // The UPDATE in a WITH: a SELECT's rows are what TypeORM's query() documents answering.
-        `WITH written AS (
-           UPDATE skills
-              SET ${CHANGEABLE.set(values)}, updated_at = $${3 + values.length}
-            WHERE organisation_id = $1 AND id = $2 AND ${CHANGEABLE.differs('skills', values)}
-           RETURNING id
-         )
-         SELECT id FROM written`,
-        [organisationId, skill.id, ...CHANGEABLE.values(skill), updatedAt],
-      ),
-      { unique: SKILL_UNIQUE_MESSAGES },
-    );
-    return rows.length > 0;
+    const values = [organisationId, skill.id, ...CHANGEABLE.values(skill), updatedAt];
+    const written = this.database.manager(manager).query<unknown[]>(UPDATE_ONE, values);
+    return (await mapConstraintErrors(written, { unique: SKILL_UNIQUE_MESSAGES })).length > 0;
   }
 
   /** The organisation's skills with these names (compared lower-case), locked until the transaction ends. */
@@ -173,7 +161,7 @@ export class SkillsRepository {
     await mapConstraintErrors(
       this.database.manager(manager).query(
         `INSERT INTO skills (organisation_id, ${SKILL_COLUMNS.names()})
-         SELECT $1, ${UNNESTED.join(', ')} FROM ${SKILL_COLUMNS.unnest(2, 'v')}`,
+         SELECT $1, ${SKILL_COLUMNS.names('v')} FROM ${SKILL_COLUMNS.unnest(2, 'v')}`,
         [organisationId, ...SKILL_COLUMNS.arrays(skills)],
       ),
       { unique: SKILL_UNIQUE_MESSAGES },
@@ -186,21 +174,9 @@ export class SkillsRepository {
    */
   async updateMany(organisationId: string, skills: Skill[], manager?: EntityManager): Promise<string[]> {
     if (skills.length === 0) return [];
-    const rows = await mapConstraintErrors(
-      this.database.manager(manager).query<{ id: string }[]>(
-        `WITH written AS (
-           UPDATE skills s
-              SET ${SKILL_COLUMNS.set(UNNESTED)}, updated_at = v.updated_at
-             FROM ${SKILL_COLUMNS.unnest(2, 'v')}
-            WHERE s.organisation_id = $1 AND s.id = v.id AND ${SKILL_COLUMNS.differs('s', UNNESTED)}
-           RETURNING s.id
-         )
-         SELECT id FROM written`,
-        [organisationId, ...SKILL_COLUMNS.arrays(skills)],
-      ),
-      { unique: SKILL_UNIQUE_MESSAGES },
-    );
-    return rows.map((row) => row.id);
+    const values = [organisationId, ...SKILL_COLUMNS.arrays(skills)];
+    const written = this.database.manager(manager).query<{ id: string }[]>(UPDATE_MANY, values);
+    return (await mapConstraintErrors(written, { unique: SKILL_UNIQUE_MESSAGES })).map((row) => row.id);
   }
 
   /** A skill something still references (an employee skill) is 409. */
