@@ -9,7 +9,7 @@ import type { QueryRunner } from 'typeorm';
  */
 export const SQL_FUNCTIONS_ROOT = join(__dirname, '..');
 
-/** One file of SQL functions: its path under the root (its name in sql_function_files) and its text. */
+/** One file of SQL functions: its path under the root (its name in sql_function_files), its text and its SHA-256. */
 export interface SqlFunctionFile {
   file: string;
   text: string;
@@ -42,12 +42,11 @@ export function readSqlFunctionFiles(root: string): SqlFunctionFile[] {
  */
 export async function applySqlFunctions(runner: QueryRunner, root: string): Promise<string[]> {
   const files = readSqlFunctionFiles(root);
-  const applied = new Map(
-    ((await runner.query('SELECT file, checksum FROM sql_function_files')) as SqlFunctionFile[]).map((row) => [
-      row.file,
-      row.checksum,
-    ]),
-  );
+  const recorded = (await runner.query('SELECT file, checksum FROM sql_function_files')) as Array<{
+    file: string;
+    checksum: string;
+  }>;
+  const applied = new Map(recorded.map(({ file, checksum }) => [file, checksum]));
   const changed = files.filter(({ file, checksum }) => applied.get(file) !== checksum);
   const gone = [...applied.keys()].filter((file) => !files.some((each) => each.file === file));
   if (changed.length === 0 && gone.length === 0) return [];
