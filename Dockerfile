@@ -13,7 +13,9 @@ COPY package.json package-lock.json ./
 RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json nest-cli.json ./
 COPY src ./src
-RUN npm run build && npm prune --omit=dev --ignore-scripts --no-audit --no-fund
+# The build copies each feature's SQL function files (src/*/sql/*.sql, nest-cli.json assets) beside its code:
+# start-up applies them, so an image without them must not build.
+RUN npm run build && ls dist/*/sql/*.sql > /dev/null && npm prune --omit=dev --ignore-scripts --no-audit --no-fund
 
 # Run: production dependencies and the build only. They stay owned by root, so the unprivileged
 # node user can read them but not change them; it writes only to /data (the embedded database).

@@ -9,7 +9,7 @@
  *                                        the event and its outbox rows sent with COMMIT
  *   POST /api/v1/employees              one transaction: employee insert (insert_employees), then the event and
  *                                        its outbox rows sent with COMMIT; with an Idempotency-Key also the key's
- *                                        advisory lock and lookup (sent with BEGIN; the service sends its claim
+ *                                        claim (claim_idempotency_key, sent with BEGIN; the service sends it
  *                                        alone) and the kept response (sent with COMMIT, as the service does)
  *   PATCH /api/v1/employees/:id         one transaction: the row locked and read, the service's UPDATE (which
  *                                        writes nothing when no value changes), then employee.updated with its
@@ -18,7 +18,7 @@
  *                                        ranked page and the employee count concurrently (the service's
  *                                        statements, built by its repositories)
  *
- * The statements are the service's own, the SQL functions its migrations make included, sent in the same round
+ * The statements are the service's own, calling the same SQL functions (src/<feature>/sql), sent in the same round
  * trips (a pipelining pool, as the service's), so that the two differ only in what runs in Node.
  *
  * Every request looks its key up in the database (no cache): the baseline does at least the service's work.
@@ -32,11 +32,14 @@ import type { EntityManager } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
 import type { Database } from '../src/database/database';
 import type { EmployeeFields } from '../src/employees/dto/employee.response';
-import { employeeColumns, EmployeesRepository } from '../src/employees/employees.repository';
-import { changesBetween } from '../src/events/changes';
+import { EMPLOYEE_COLUMNS, EmployeesRepository } from '../src/employees/employees.repository';
+import { Changes, changesBetween } from '../src/events/changes';
+import { recordingStatement } from '../src/events/event-recording';
 import { fingerprintKey, requestFingerprint } from '../src/idempotency/request-fingerprint';
+import { CandidatesRepository } from '../src/positions/candidates.repository';
 import { PositionsRepository } from '../src/positions/positions.repository';
 import { computeSkillsGap, summariseSkillsGap } from '../src/positions/skills-gap';
+import { DELIVERIES_OF_RECORDED_EVENTS } from '../src/webhooks/webhook-fan-out';
 
 /** The service's pool (POSTGRES_POOL_SIZE, src/runtime.ts): a smaller one would starve the baseline, not bound it. */
 const SERVICE_POOL_SIZE = 10;
@@ -190,12 +193,14 @@ async function createEmployee(organisationId: string, input: Record<string, unkn
   const now = new Date();
   // With a key the claim travels with BEGIN (the service sends it alone: one round trip more) and the kept response
   // with COMMIT, as the service sends it.
-  const opening = key === undefined ? [] : claimStatements(organisationId, key, now);
+  const opening = key === undefined ? [] : [claimStatement(organisationId, key, now)];
   return inTransaction(opening, async (client, claim) => {
     if (key !== undefined) {
-      const [[{ claimed }], [kept]] = claim as [[{ claimed: boolean }], { status_code: number; body: string }[]];
-      if (!claimed) throw new HttpError(409, 'CONFLICT');
-      if (kept) return { answer: { status: kept.status_code, payload: JSON.parse(kept.body) as object }, closing: [] };
+      const [[kept]] = claim as [[{ claimed: boolean; status_code: number | null; body: string | null }]];
+      if (!kept.claimed) throw new HttpError(409, 'CONFLICT');
+      if (kept.status_code !== null) {
+        return { answer: { status: kept.status_code, payload: JSON.parse(kept.body!) as object }, closing: [] };
+      }
     }
     const employee = {
       id: uuidv7(),
@@ -242,14 +247,10 @@ async function createEmployee(organisationId: string, input: Record<string, unkn
   });
 }
 
-/** The service's claim (IdempotencyKeysRepository.claim): the key's advisory lock, then its kept response. */
-function claimStatements(organisationId: string, key: string, now: Date): string[] {
-  return [
-    `SELECT pg_try_advisory_xact_lock(hashtextextended(${escapeLiteral(`${organisationId}:${key}`)}, 0)) AS claimed`,
-    `SELECT status_code, body FROM idempotency_keys
-      WHERE organisation_id = ${escapeLiteral(organisationId)} AND key = ${escapeLiteral(key)}
-        AND expires_at > ${escapeLiteral(now.toISOString())}`,
-  ];
+/** The service's claim (IdempotencyKeysRepository.claim): its SQL function, the key's lock and kept response. */
+function claimStatement(organisationId: string, key: string, now: Date): string {
+  const [organisation, claimed, at] = [organisationId, key, now.toISOString()].map(escapeLiteral);
+  return `SELECT claimed, status_code, body FROM claim_idempotency_key(${organisation}, ${claimed}, ${at})`;
 }
 
 /** A statement and its parameters, as pg takes them. */
@@ -284,28 +285,29 @@ function newTraceparent(): string {
 }
 
 /** Who made the change, as the service's events say it: the key's id (any id costs the same). */
-const BASELINE_ACTOR = { type: 'api_key', id: '00000000-0000-0000-0000-000000000000' };
+const BASELINE_ACTOR = { type: 'api_key' as const, id: '00000000-0000-0000-0000-000000000000' };
 
 /**
- * The service's outbox write (EventsRepository's recording, sent with COMMIT): the event row and one delivery per
- * subscribed endpoint, one statement.
+ * The service's outbox write, sent with COMMIT: its own recording statement (the event row), with the fan-out
+ * webhooks/ registers (one delivery per subscribed endpoint).
  */
-function eventStatement(organisationId: string, event: string, at: Date, data: unknown, changes?: object): Statement {
-  const body = Buffer.from(
-    JSON.stringify({
-      event,
-      timestamp: at.toISOString(),
-      data,
-      changes,
-      actor: BASELINE_ACTOR,
-      requestId: randomUUID(),
-    }),
-  );
-  return {
-    text: `WITH recorded AS MATERIALIZED (SELECT record_events($1, $2, $3, $4, $5, $6, $7) AS written)
-           SELECT webhook_fan_out($1, $2, $3, $6) AS "fannedOut" FROM recorded`,
-    values: [organisationId, [uuidv7()], [event], [at], [body], new Date(), [newTraceparent()]],
+function eventStatement(
+  organisationId: string,
+  name: string,
+  occurredAt: Date,
+  data: unknown,
+  changes?: Changes,
+): Statement {
+  const event = {
+    name,
+    occurredAt,
+    data,
+    changes,
+    actor: BASELINE_ACTOR,
+    requestId: randomUUID(),
+    traceparent: newTraceparent(),
   };
+  return recordingStatement(organisationId, [event], DELIVERIES_OF_RECORDED_EVENTS).statement;
 }
 
 /**
@@ -369,6 +371,7 @@ const repositoryDatabase = {
 } as unknown as Database;
 const employeesRepository = new EmployeesRepository(repositoryDatabase);
 const positionsRepository = new PositionsRepository(repositoryDatabase);
+const candidatesRepository = new CandidatesRepository(repositoryDatabase);
 
 /** An employee as the service answers it (toEmployeeResponse), from the repositories' camel-case rows. */
 function employeeFromFields(employee: EmployeeFields): Record<string, unknown> {
@@ -401,7 +404,7 @@ async function updateEmployee(organisationId: string, id: string, input: Record<
   }
   return inTransaction([], async (client) => {
     const { rows } = await client.query<EmployeeFields>(
-      `SELECT ${employeeColumns('e')} FROM employees e WHERE e.organisation_id = $1 AND e.id = $2 FOR UPDATE`,
+      `SELECT ${EMPLOYEE_COLUMNS.select('e')} FROM employees e WHERE e.organisation_id = $1 AND e.id = $2 FOR UPDATE`,
       [organisationId, id],
     );
     if (rows.length === 0) throw new HttpError(404, 'NOT_FOUND');
@@ -435,7 +438,7 @@ async function listCandidates(
   const unrated = summariseSkillsGap(computeSkillsGap(requiredSkills, new Map()));
   const window = { after: null, offset: (page - 1) * limit, fetch: limit + 1, counted: true };
   const [ranked, total] = await Promise.all([
-    positionsRepository.rankCandidates(organisationId, requiredSkills, unrated, isActive, window),
+    candidatesRepository.rank(organisationId, requiredSkills, unrated, isActive, window),
     employeesRepository.countAll(organisationId, isActive),
   ]);
   const data = ranked.slice(0, limit).map(({ employee, latestScoreBySkillId }) => {

@@ -12,9 +12,8 @@ import 'reflect-metadata';
 import { randomBytes } from 'node:crypto';
 import { existsSync, writeFileSync } from 'node:fs';
 import { Client } from 'pg';
-import { DataSource } from 'typeorm';
 import { generateApiKey, hashApiKey } from '../src/auth/api-key-hash';
-import { createDataSourceOptions } from '../src/database/data-source-options';
+import { migrate } from '../src/database/migrate';
 import { newId } from '../src/database/uuid';
 import { sealSecret } from '../src/encryption/secret-box';
 import {
@@ -48,14 +47,7 @@ async function main(): Promise<void> {
   await timed(reset ? 'drop and create the database' : 'create the database if missing', () =>
     prepareDatabase(databaseName, reset),
   );
-  await timed('apply migrations', async () => {
-    const dataSource = await new DataSource(createDataSourceOptions(BENCH_DATABASE_URL, 2)).initialize();
-    try {
-      await dataSource.runMigrations();
-    } finally {
-      await dataSource.destroy();
-    }
-  });
+  await timed('apply migrations and SQL functions', () => migrate(BENCH_DATABASE_URL));
 
   const client = new Client({ connectionString: BENCH_DATABASE_URL });
   await client.connect();

@@ -95,6 +95,25 @@ describe('planUpserts', () => {
     ]);
   });
 
+  it('fails an item whose key an earlier item has with 409 even when its body is invalid too', () => {
+    const { planned, outcomes } = plan(
+      [
+        { key: 'beta', size: 1 },
+        { key: 'BETA', size: 'big' },
+        { key: 'alpha', size: 2 },
+        { key: 'Alpha', unknown: true },
+      ],
+      [stored],
+    );
+    expect(planned.map(({ after }) => after.key)).toEqual(['beta', 'alpha']);
+    expect(outcomes.map(({ error }) => error && [error.code, error.message])).toEqual([
+      null,
+      ['CONFLICT', 'An earlier item has this key'],
+      null,
+      ['CONFLICT', 'An earlier item has this key'],
+    ]);
+  });
+
   it('runs the rule across items on each changed resource in item order, afresh for each request', () => {
     const sizes = () => {
       const seen = new Set<number>();

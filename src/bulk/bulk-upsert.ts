@@ -97,8 +97,8 @@ export function upsertItems<T extends Upsertable, C extends object, U extends ob
 }
 
 /**
- * Validates each item against its resource (`byKey`, by key), fails the invalid ones and those whose key an
- * earlier item has, and answers the changes to write, in item order.
+ * Fails each item whose key an earlier item has, then validates the others against their resource (`byKey`, by
+ * key), fails the invalid ones, and answers the changes to write, in item order.
  */
 export function planUpserts<T extends Upsertable, C extends object, U extends object>(
   organisationId: string,
@@ -115,10 +115,11 @@ export function planUpserts<T extends Upsertable, C extends object, U extends ob
     const outcome = outcomes[index];
     const key = rules.keyOf(item);
     try {
+      // Before validation: an earlier item's key is CONFLICT whatever else is wrong with the item (decisions.md).
+      if (key !== undefined && seenKeys.has(key)) throw new ConflictError(rules.duplicateKeyMessage);
       const before = key === undefined ? undefined : byKey.get(key);
       const input = before ? validateItem(rules.update.body, item) : validateItem(rules.create.body, item);
       // A valid item has a key: both bodies require it.
-      if (seenKeys.has(key!)) throw new ConflictError(rules.duplicateKeyMessage);
       seenKeys.add(key!);
       const after = before ? { ...before } : rules.create.build(organisationId, input as C, now);
       if (before) rules.update.apply(after, input as U);

@@ -1,6 +1,7 @@
 import { setTimeout } from 'node:timers/promises';
 import { DataSource, MigrationExecutor, QueryRunner } from 'typeorm';
 import { createDataSourceOptions } from './data-source-options';
+import { applySqlFunctions, SQL_FUNCTIONS_ROOT } from './sql-functions';
 
 /** Any constant shared by every instance: the advisory lock that queues instances migrating one database. */
 const MIGRATION_LOCK_KEY = 7_263_912_540;
@@ -24,11 +25,13 @@ async function takeLock(runner: QueryRunner): Promise<void> {
 }
 
 /**
- * Applies pending migrations under a database-wide advisory lock, on one connection of its own and
- * without statement timeouts: instances starting together on an empty database queue here, the first
- * applies each migration once, the others find nothing pending. Returns the names applied.
+ * Applies pending migrations, then the SQL function files whose text changed (sql-functions.ts), under a
+ * database-wide advisory lock, on one connection of its own and without statement timeouts: instances starting
+ * together on an empty database queue here, the first applies each migration and function once, the others find
+ * nothing to do. Returns the names applied: the migrations', then the function files' (`ratings/sql/….sql`).
+ * `sqlFunctionsRoot`: where the function files are (the code's own, unless a test points elsewhere).
  */
-export async function migrate(url: string): Promise<string[]> {
+export async function migrate(url: string, sqlFunctionsRoot = SQL_FUNCTIONS_ROOT): Promise<string[]> {
   const dataSource = await new DataSource(createDataSourceOptions(url, 1)).initialize();
   try {
     const runner = dataSource.createQueryRunner();
@@ -37,8 +40,9 @@ export async function migrate(url: string): Promise<string[]> {
       const executor = new MigrationExecutor(dataSource, runner);
       executor.transaction = 'each';
       const applied = await executor.executePendingMigrations();
+      const functions = await applySqlFunctions(runner, sqlFunctionsRoot);
       await runner.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]);
-      return applied.map((migration) => migration.name);
+      return [...applied.map((migration) => migration.name), ...functions];
     } finally {
       await runner.release();
     }

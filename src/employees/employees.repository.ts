@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
+import { ColumnMap } from '../database/column-map';
 import { Database } from '../database/database';
 import { escapeLikePattern } from '../database/like-pattern';
 import { SqlConditions } from '../database/sql-conditions';
@@ -27,26 +28,33 @@ interface DetailRow extends EmployeeFields {
 }
 
 /**
- * The employees columns under the Employee entity's property names, so raw rows map with
- * toEmployeeResponse without TypeORM's entity hydration (pg already returns timestamptz as Date).
+ * The employees table, its organisation aside: selects read rows under EmployeeFields' names (so they map with
+ * toEmployeeResponse without TypeORM's entity hydration; pg already returns timestamptz as Date), writes bind
+ * one array per column, and the changeable columns are what a PATCH or bulk item may change. insert_employees
+ * (sql/insert-employees.sql) takes its arrays in this order.
  */
-export function employeeColumns(alias: string): string {
-  return [
-    `${alias}.id`,
-    `${alias}.personnel_number AS "personnelNumber"`,
-    `${alias}.first_name AS "firstName"`,
-    `${alias}.last_name AS "lastName"`,
-    `${alias}.business_email AS "businessEmail"`,
-    `${alias}.title`,
-    `${alias}.gender`,
-    `${alias}.department_id AS "departmentId"`,
-    `${alias}.hired_at AS "hiredAt"`,
-    `${alias}.left_at AS "leftAt"`,
-    `${alias}.is_hr_team_member AS "isHRTeamMember"`,
-    `${alias}.created_at AS "createdAt"`,
-    `${alias}.updated_at AS "updatedAt"`,
-  ].join(', ');
-}
+export const EMPLOYEE_COLUMNS = new ColumnMap<EmployeeFields>([
+  { property: 'id', column: 'id', type: 'uuid' },
+  { property: 'personnelNumber', column: 'personnel_number', type: 'text', changeable: true },
+  { property: 'firstName', column: 'first_name', type: 'text', changeable: true },
+  { property: 'lastName', column: 'last_name', type: 'text', changeable: true },
+  { property: 'businessEmail', column: 'business_email', type: 'text', changeable: true },
+  { property: 'title', column: 'title', type: 'text', changeable: true },
+  { property: 'gender', column: 'gender', type: 'text', changeable: true },
+  { property: 'departmentId', column: 'department_id', type: 'text', changeable: true },
+  { property: 'hiredAt', column: 'hired_at', type: 'timestamptz', changeable: true },
+  { property: 'leftAt', column: 'left_at', type: 'timestamptz', changeable: true },
+  { property: 'isHRTeamMember', column: 'is_hr_team_member', type: 'boolean', changeable: true },
+  { property: 'createdAt', column: 'created_at', type: 'timestamptz' },
+  { property: 'updatedAt', column: 'updated_at', type: 'timestamptz' },
+]);
+
+/** What a PATCH writes beside updated_at. */
+const CHANGEABLE = EMPLOYEE_COLUMNS.changeable();
+
+/** The no-op-aware UPDATEs of one and of many rows (ColumnMap.updateOne, updateMany). */
+const UPDATE_ONE = EMPLOYEE_COLUMNS.updateOne('employees');
+const UPDATE_MANY = EMPLOYEE_COLUMNS.updateMany('employees');
 
 /** The rows a list filters (aliased `f`), the column of their employee id, and the conditions. */
 interface ListFilters {
@@ -82,56 +90,6 @@ function searchFilters(
   if (query.isActive !== undefined) where.and(query.isActive ? 'f.active' : 'NOT f.active');
   if (updatedSince) where.and('f.updated_at >= ?', updatedSince);
   return { from: 'employee_search f', id: 'f.employee_id', where };
-}
-
-/** The columns a PATCH or bulk item may change: an update whose values all equal them writes nothing. */
-const CHANGEABLE_COLUMNS = [
-  'personnel_number',
-  'first_name',
-  'last_name',
-  'business_email',
-  'title',
-  'gender',
-  'department_id',
-  'hired_at',
-  'left_at',
-  'is_hr_team_member',
-];
-
-// update's parameters and the unnest rows of updateMany, in CHANGEABLE_COLUMNS' order.
-const UPDATE_VALUES = `($3::varchar, $4::varchar, $5::varchar, $6::varchar, $7::varchar, $8::varchar, $9::varchar,
-  $10::timestamptz, $11::timestamptz, $12::boolean)`;
-const CHANGEABLE_VALUES = `(v.personnel_number, v.first_name, v.last_name, v.business_email, v.title, v.gender,
-  v.department_id, v.hired_at, v.left_at, v.is_hr_team_member)`;
-
-/** The no-op rule, in the UPDATE's WHERE so it costs no round trip: the stored row differs from `values`. */
-function differs(table: string, values: string): string {
-  return `(${CHANGEABLE_COLUMNS.map((column) => `${table}.${column}`).join(', ')}) IS DISTINCT FROM ${values}`;
-}
-
-/** Employees as rows of parameter arrays ($2..$14 in employeeArrays' order), for updateMany's one statement. */
-const UNNEST_EMPLOYEES = `unnest($2::uuid[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
-         $9::text[], $10::timestamptz[], $11::timestamptz[], $12::boolean[], $13::timestamptz[], $14::timestamptz[])
-    AS v(id, personnel_number, first_name, last_name, business_email, title, gender, department_id, hired_at,
-         left_at, is_hr_team_member, created_at, updated_at)`;
-
-function employeeArrays(employees: Employee[]): unknown[][] {
-  const column = <T>(value: (employee: Employee) => T) => employees.map(value);
-  return [
-    column((e) => e.id),
-    column((e) => e.personnelNumber),
-    column((e) => e.firstName),
-    column((e) => e.lastName),
-    column((e) => e.businessEmail),
-    column((e) => e.title),
-    column((e) => e.gender),
-    column((e) => e.departmentId),
-    column((e) => e.hiredAt),
-    column((e) => e.leftAt),
-    column((e) => e.isHRTeamMember),
-    column((e) => e.createdAt),
-    column((e) => e.updatedAt),
-  ];
 }
 
 /** All SQL of employees. */
@@ -171,7 +129,7 @@ export class EmployeesRepository {
     const onlyCounted = query.search === undefined && query.departmentId === undefined && !updatedSince;
     const [rows, total] = await Promise.all([
       this.database.manager(manager).query<EmployeeFields[]>(
-        `SELECT ${employeeColumns('e')}
+        `SELECT ${EMPLOYEE_COLUMNS.select('e')}
            FROM (SELECT ${id} AS id FROM ${from} WHERE ${where.sql} ORDER BY ${orderByColumns(order)} ${page.sql}) page
            JOIN employees e ON e.id = page.id
           ORDER BY e.${orderedBy}, e.id`,
@@ -189,7 +147,7 @@ export class EmployeesRepository {
   /**
    * The employee joined to its skills (each with its latest rating), in one round trip: one row per
    * skill, or one row with null skill columns when it has none. Null when there is no such employee. The
-   * statement is the function `employee_detail` (migration 1763764100000), whose plan the database keeps.
+   * statement is the function `employee_detail` (sql/employee-detail.sql), whose plan the database keeps.
    */
   async findDetail(organisationId: string, id: string, manager?: EntityManager): Promise<EmployeeDetailRecord | null> {
     const rows = await this.database
@@ -273,33 +231,9 @@ export class EmployeesRepository {
    * Another employee's personnelNumber or businessEmail is 409.
    */
   async update(organisationId: string, employee: Employee, updatedAt: Date, manager?: EntityManager): Promise<boolean> {
-    const [rows] = await mapConstraintErrors(
-      this.database.manager(manager).query<[unknown[], number]>(
-        `UPDATE employees
-            SET personnel_number = $3, first_name = $4, last_name = $5, business_email = $6, title = $7, gender = $8,
-                department_id = $9, hired_at = $10, left_at = $11, is_hr_team_member = $12, updated_at = $13
-          WHERE organisation_id = $1 AND id = $2
-            AND ${differs('employees', UPDATE_VALUES)}
-          RETURNING id`,
-        [
-          organisationId,
-          employee.id,
-          employee.personnelNumber,
-          employee.firstName,
-          employee.lastName,
-          employee.businessEmail,
-          employee.title,
-          employee.gender,
-          employee.departmentId,
-          employee.hiredAt,
-          employee.leftAt,
-          employee.isHRTeamMember,
-          updatedAt,
-        ],
-      ),
-      { unique: EMPLOYEE_UNIQUE_MESSAGES },
-    );
-    return rows.length > 0;
+    const values = [organisationId, employee.id, ...CHANGEABLE.values(employee), updatedAt];
+    const written = this.database.manager(manager).query<unknown[]>(UPDATE_ONE, values);
+    return (await mapConstraintErrors(written, { unique: EMPLOYEE_UNIQUE_MESSAGES })).length > 0;
   }
 
   /** The organisation's employees with these personnel numbers, locked until the transaction ends. */
@@ -310,7 +244,7 @@ export class EmployeesRepository {
   ): Promise<Employee[]> {
     if (personnelNumbers.length === 0) return [];
     const rows = await this.database.manager(manager).query<EmployeeFields[]>(
-      `SELECT ${employeeColumns('e')} FROM employees e
+      `SELECT ${EMPLOYEE_COLUMNS.select('e')} FROM employees e
         WHERE e.organisation_id = $1 AND e.personnel_number = ANY ($2::text[])
           FOR UPDATE`,
       [organisationId, personnelNumbers],
@@ -319,7 +253,7 @@ export class EmployeesRepository {
   }
 
   /**
-   * insert for many employees in one statement, the function `insert_employees` (migration 1763764200000), whose
+   * insert for many employees in one statement, the function `insert_employees` (sql/insert-employees.sql), whose
    * plan the database keeps; one duplicate fails them all (409, as insert).
    */
   async insertMany(organisationId: string, employees: Employee[], manager?: EntityManager): Promise<void> {
@@ -327,9 +261,9 @@ export class EmployeesRepository {
     await mapConstraintErrors(
       this.database
         .manager(manager)
-        .query('SELECT insert_employees($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)', [
+        .query(`SELECT insert_employees($1, ${EMPLOYEE_COLUMNS.placeholders(2)})`, [
           organisationId,
-          ...employeeArrays(employees),
+          ...EMPLOYEE_COLUMNS.arrays(employees),
         ]),
       { unique: EMPLOYEE_UNIQUE_MESSAGES },
     );
@@ -341,22 +275,9 @@ export class EmployeesRepository {
    */
   async updateMany(organisationId: string, employees: Employee[], manager?: EntityManager): Promise<string[]> {
     if (employees.length === 0) return [];
-    const [rows] = await mapConstraintErrors(
-      this.database.manager(manager).query<[{ id: string }[], number]>(
-        `UPDATE employees e
-            SET personnel_number = v.personnel_number, first_name = v.first_name, last_name = v.last_name,
-                business_email = v.business_email, title = v.title, gender = v.gender,
-                department_id = v.department_id, hired_at = v.hired_at, left_at = v.left_at,
-                is_hr_team_member = v.is_hr_team_member, updated_at = v.updated_at
-           FROM ${UNNEST_EMPLOYEES}
-          WHERE e.organisation_id = $1 AND e.id = v.id
-            AND ${differs('e', CHANGEABLE_VALUES)}
-          RETURNING e.id`,
-        [organisationId, ...employeeArrays(employees)],
-      ),
-      { unique: EMPLOYEE_UNIQUE_MESSAGES },
-    );
-    return rows.map((row) => row.id);
+    const values = [organisationId, ...EMPLOYEE_COLUMNS.arrays(employees)];
+    const written = this.database.manager(manager).query<{ id: string }[]>(UPDATE_MANY, values);
+    return (await mapConstraintErrors(written, { unique: EMPLOYEE_UNIQUE_MESSAGES })).map((row) => row.id);
   }
 
   async deactivate(organisationId: string, id: string, at: Date, manager?: EntityManager): Promise<void> {

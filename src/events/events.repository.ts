@@ -1,47 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { Database, Statement } from '../database/database';
+import { Database } from '../database/database';
 import { SqlConditions } from '../database/sql-conditions';
-import { newId } from '../database/uuid';
-import type { Actor } from '../database/write-context';
-import type { Changes } from './changes';
+import { EventFanOut, NewEvent, RecordedEvent, recordingStatement } from './event-recording';
 
 /** The ping of POST /webhooks/{id}/test: recorded as an event (so it can be redelivered), never listed. */
 export const WEBHOOK_TEST_EVENT = 'webhook.test';
-
-/** What happened, as its producer says it, and where the change came from. A new field of every event goes here. */
-export interface NewEvent {
-  name: string;
-  occurredAt: Date;
-  data: unknown;
-  /** Only on `*.updated` events: what the change altered. */
-  changes?: Changes;
-  actor: Actor;
-  requestId: string | null;
-  /** Stored beside the body, not in it: sent as the `traceparent` header of each delivery. */
-  traceparent: string | null;
-}
-
-/**
- * Another feature's write in the one statement that records events (webhooks/ queues their deliveries, so an
- * event and its outbox rows cost one round trip): an integer SQL expression, evaluated once the events are
- * written, that writes its rows and answers how many. It may read the statement's parameters `$1`, the
- * organisation (every event recorded together is of one), `$2` and `$3`, the events' ids (uuid[]) and names
- * (text[]) in order, and `$6`, when they were recorded (timestamptz).
- */
-export interface EventFanOut {
-  readonly sql: string;
-}
-
-/** An event as stored: the row GET /events lists and every webhook delivery of it sends. */
-export interface RecordedEvent {
-  id: string;
-  name: string;
-  /** The exact bytes sent and signed: `{"event","timestamp","data","changes"?,"actor","requestId"}`. */
-  body: Buffer;
-  /** When it was recorded: the age retention goes by. */
-  createdAt: Date;
-}
 
 /** Where a reader stands in the feed: the order is (txid, id). */
 export interface EventCursor {
@@ -61,14 +25,6 @@ export interface EventsPageQuery {
   limit: number;
 }
 
-/** The body of an event, built in this one place from the event, so the feed and every delivery agree. */
-function eventBody(event: NewEvent): Buffer {
-  const { name, occurredAt, data, changes, actor, requestId } = event;
-  // JSON.stringify leaves out `changes` when undefined: only `*.updated` events carry it.
-  const body = { event: name, timestamp: occurredAt.toISOString(), data, changes, actor, requestId };
-  return Buffer.from(JSON.stringify(body), 'utf8');
-}
-
 /**
  * The event store (the `events` table): records events, reads them back for the feed, prunes them. Methods
  * take the organisation first and the EntityManager last; pruning spans every organisation.
@@ -76,7 +32,7 @@ function eventBody(event: NewEvent): Buffer {
 @Injectable()
 export class EventsRepository {
   /** No fan-out until a feature sets one: it writes nothing. */
-  private fanOut: EventFanOut = { sql: '0' };
+  private fanOut: EventFanOut = { sql: '0', committed: () => undefined };
 
   constructor(private readonly database: Database) {}
 
@@ -91,7 +47,7 @@ export class EventsRepository {
    * (recordWithCommit).
    */
   async record(organisationId: string, event: NewEvent, manager?: EntityManager): Promise<RecordedEvent> {
-    const { statement, events } = this.recording(organisationId, [event]);
+    const { statement, events } = recordingStatement(organisationId, [event], this.fanOut.sql);
     await this.database.manager(manager).query(statement.text, statement.values);
     return events[0];
   }
@@ -99,38 +55,15 @@ export class EventsRepository {
   /**
    * Records `events` in order, each with a new id, and the fan-out of them, in one statement sent with the
    * COMMIT of the transaction of `manager` (the changes they tell of): no round trip of their own. Answers
-   * the events as they will be stored; once the transaction commits, `committed` gets how many rows the
-   * fan-out wrote with them.
+   * the events as they will be stored; once the transaction commits, the fan-out is told how many rows it wrote.
    */
-  recordWithCommit(
-    organisationId: string,
-    events: NewEvent[],
-    manager: EntityManager,
-    committed: (fannedOut: number) => void,
-  ): RecordedEvent[] {
-    const { statement, events: recorded } = this.recording(organisationId, events);
-    this.database.sendWithCommit<{ fannedOut: number }>(manager, statement, ([{ fannedOut }]) => committed(fannedOut));
+  recordWithCommit(organisationId: string, events: NewEvent[], manager: EntityManager): RecordedEvent[] {
+    const { statement, events: recorded } = recordingStatement(organisationId, events, this.fanOut.sql);
+    const { fanOut } = this;
+    this.database.sendWithCommit<{ fannedOut: number }>(manager, statement, ([{ fannedOut }]) =>
+      fanOut.committed(fannedOut, manager),
+    );
     return recorded;
-  }
-
-  /** The one statement that records `events` and their fan-out, answering how many rows the fan-out wrote. */
-  private recording(organisationId: string, events: NewEvent[]): { statement: Statement; events: RecordedEvent[] } {
-    const createdAt = new Date();
-    const recorded = events.map((event) => ({ id: newId(), name: event.name, body: eventBody(event), createdAt }));
-    // The fan-out runs over the materialised answer of record_events (migration 1763764300000): after the events
-    // are written.
-    const text = `WITH recorded AS MATERIALIZED (SELECT record_events($1, $2, $3, $4, $5, $6, $7) AS written)
-       SELECT ${this.fanOut.sql} AS "fannedOut" FROM recorded`;
-    const values = [
-      organisationId,
-      recorded.map((event) => event.id),
-      recorded.map((event) => event.name),
-      events.map((event) => event.occurredAt),
-      recorded.map((event) => event.body),
-      createdAt,
-      events.map((event) => event.traceparent),
-    ];
-    return { statement: { text, values }, events: recorded };
   }
 
   /** The position of a listed event of the organisation; null when it has no such event (any more). */

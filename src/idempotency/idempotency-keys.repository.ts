@@ -26,7 +26,7 @@ export class IdempotencyKeysRepository {
    * Claims the key until `manager`'s transaction ends: not `claimed` while another request with the key runs,
    * on any instance (a transaction-scoped advisory lock on a 64-bit hash of organisation and key). With the
    * claim, the response kept for the key unless it expired at `now`: read after the lock is held, so it
-   * includes what the request that held it before kept (claim_idempotency_key, migration 1763763400000).
+   * includes what the request that held it before kept (claim_idempotency_key, sql/claim-idempotency-key.sql).
    */
   async claim(
     organisationId: string,

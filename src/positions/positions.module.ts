@@ -3,6 +3,7 @@ import { EmployeesModule } from '../employees/employees.module';
 import { ListCursors } from '../pagination/cursor';
 import { RatingsModule } from '../ratings/ratings.module';
 import { SkillsModule } from '../skills/skills.module';
+import { CandidatesRepository } from './candidates.repository';
 import { PositionsImportService } from './import/positions-import.service';
 import { PositionsController } from './positions.controller';
 import { PositionsRepository } from './positions.repository';
@@ -11,7 +12,7 @@ import { PositionsService } from './positions.service';
 @Module({
   imports: [EmployeesModule, RatingsModule, SkillsModule],
   controllers: [PositionsController],
-  providers: [PositionsRepository, PositionsService, PositionsImportService, ListCursors],
+  providers: [PositionsRepository, CandidatesRepository, PositionsService, PositionsImportService, ListCursors],
   exports: [PositionsImportService],
 })
 export class PositionsModule {}

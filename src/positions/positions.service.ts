@@ -5,6 +5,7 @@ import { NotFoundError } from '../errors/errors';
 import { ListCursors, ListIdentity, ListOrder } from '../pagination/cursor';
 import { Page } from '../pagination/pagination';
 import { RatingsRepository } from '../ratings/ratings.repository';
+import { CandidatesRepository } from './candidates.repository';
 import { CandidateResponse, toCandidateResponse } from './dto/candidate.response';
 import { ListCandidatesQuery } from './dto/list-candidates.query';
 import { ListPositionsQuery } from './dto/list-positions.query';
@@ -21,7 +22,7 @@ import { computeSkillsGap, summariseSkillsGap } from './skills-gap';
 
 const NO_SCORES: ReadonlyMap<string, number> = new Map();
 
-/** The candidates' ranking; only keyOf is read, as rankCandidates writes its own keyset on the computed totals. */
+/** The candidates' ranking; only keyOf is read: CandidatesRepository.rank writes its keyset on the computed totals. */
 const CANDIDATE_ORDER: ListOrder<CandidateResponse> = {
   columns: ['total_gap', 'matched', 'id'],
   descending: false,
@@ -32,6 +33,7 @@ const CANDIDATE_ORDER: ListOrder<CandidateResponse> = {
 export class PositionsService {
   constructor(
     private readonly positions: PositionsRepository,
+    private readonly ranking: CandidatesRepository,
     private readonly ratings: RatingsRepository,
     private readonly employees: EmployeesRepository,
     private readonly cursors: ListCursors,
@@ -75,7 +77,7 @@ export class PositionsService {
     // Every employee starts at the totals of having no rating on any required skill.
     const unrated = summariseSkillsGap(computeSkillsGap(requiredSkills, NO_SCORES));
     const [ranked, total] = await Promise.all([
-      this.positions.rankCandidates(organisationId, requiredSkills, unrated, query.isActive, window),
+      this.ranking.rank(organisationId, requiredSkills, unrated, query.isActive, window),
       window.counted ? this.employees.countAll(organisationId, query.isActive) : null,
     ]);
     // The ranking only orders; each candidate's totals come from its skillsGap.

@@ -121,16 +121,19 @@ export class RatingsBulkService {
   }
 
   /**
-   * One statement for all, without a savepoint: it fails only with the whole request. The ratings it could
-   * not write (their PersonSkill committed by a concurrent request meanwhile) go one by one through insert,
-   * which handles that. Answers each written rating with its PersonSkill.
+   * One statement for all, without a savepoint: it fails only with the whole request. The ratings it could not
+   * write (their PersonSkill committed by a concurrent request after it began) go in a second statement, which
+   * sees that PersonSkill. Answers each written rating with its PersonSkill.
    */
   private async write(organisationId: string, planned: PlannedRating[], manager: EntityManager) {
     const rows = planned.map(({ employeeId, rating }) => ({ ...rating, employeeId }));
     const personSkillOf = await this.ratings.insertMany(organisationId, rows, manager);
-    for (const { employeeId, rating } of planned) {
-      if (personSkillOf.has(rating.ratingId)) continue;
-      personSkillOf.set(rating.ratingId, await this.ratings.insert(organisationId, employeeId, rating, manager));
+    const missed = rows.filter((row) => !personSkillOf.has(row.ratingId));
+    for (const [ratingId, personSkillId] of await this.ratings.insertMany(organisationId, missed, manager)) {
+      personSkillOf.set(ratingId, personSkillId);
+    }
+    if (personSkillOf.size < rows.length) {
+      throw new Error(`${rows.length - personSkillOf.size} ratings of a bulk request were refused twice`);
     }
     return planned.map((item) => {
       item.outcome.succeed('created', item.rating.ratingId);

@@ -10,6 +10,7 @@ import { RatingsController } from './ratings.controller';
 import { RatingsRepository } from './ratings.repository';
 import { RatingsService } from './ratings.service';
 import { SkillEmployeesController } from './skill-employees.controller';
+import { SkillEmployeesRepository } from './skill-employees.repository';
 import { SkillEmployeesService } from './skill-employees.service';
 
 @Module({
@@ -20,6 +21,7 @@ import { SkillEmployeesService } from './skill-employees.service';
     RatingsService,
     RatingsBulkService,
     RatingsRepository,
+    SkillEmployeesRepository,
     SkillEmployeesService,
     ListCursors,
   ],

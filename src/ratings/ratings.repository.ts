@@ -3,15 +3,10 @@ import { EntityManager } from 'typeorm';
 import { Database } from '../database/database';
 import { SqlConditions } from '../database/sql-conditions';
 import { isUuid, newId } from '../database/uuid';
-import { EmployeeFields } from '../employees/dto/employee.response';
-import { employeeColumns } from '../employees/employees.repository';
-import { KeyValue, ListOrder, ListRows, PageWindow, orderByColumns } from '../pagination/cursor';
+import { ListOrder, PageWindow, orderByColumns } from '../pagination/cursor';
 import { Skill } from '../skills/entities/skill.entity';
 import { RatingType } from '../skills/rating-types';
 import { PersonSkillRecord, RatingRecord } from './dto/rating.response';
-import { SkillEmployeeRecord } from './dto/skill-employee.response';
-import { Rating } from './entities/rating.entity';
-import { bySkillName, latestRatingOf } from './latest-rating';
 
 /** Which of an employee's ratings a list shows. */
 export interface RatingFilters {
@@ -45,14 +40,15 @@ function isLater(rating: NewRating, than: NewRating): boolean {
   return difference !== 0 ? difference > 0 : rating.ratingId.toLowerCase() > than.ratingId.toLowerCase();
 }
 
-/** Which of a skill's employees GET /skills/{id}/employees shows. */
-export interface SkillEmployeeFilters {
-  minScore?: number;
-  isActive?: boolean;
-}
+/**
+ * The latest rating a person skill keeps (latest_rating_id: the trigger person_skills_keep_latest_rating decides
+ * which, see sql/), joined as `latest`, under LatestRatingRow's names.
+ */
+export const LATEST_RATING_COLUMNS = `latest.id AS "ratingId", latest.score, latest.rating_type AS "ratingType",
+  latest.comment, latest.created_at AS "ratedAt"`;
 
-interface SkillEmployeeRow extends EmployeeFields {
-  personSkillId: string;
+/** A row's LATEST_RATING_COLUMNS: all null when the person skill was never rated. */
+export interface LatestRatingRow {
   ratingId: string | null;
   score: number | null;
   ratingType: RatingType | null;
@@ -60,15 +56,15 @@ interface SkillEmployeeRow extends EmployeeFields {
   ratedAt: Date | null;
 }
 
-interface PersonSkillRow {
+/** The latest rating of a row read with LATEST_RATING_COLUMNS; null when never rated. */
+export function latestRatingOf({ ratingId, score, ratingType, comment, ratedAt }: LatestRatingRow) {
+  return ratingId === null ? null : { ratingId, score: score!, ratingType: ratingType!, comment, createdAt: ratedAt! };
+}
+
+interface PersonSkillRow extends LatestRatingRow {
   personSkillId: string;
   skillId: string;
   skillName: string;
-  ratingId: string | null;
-  score: number | null;
-  ratingType: RatingType | null;
-  comment: string | null;
-  createdAt: Date | null;
 }
 
 /** The order of an employee's ratings: newest first, on ratings_employee_list_idx. */
@@ -77,33 +73,6 @@ export const RATING_ORDER: ListOrder<RatingRecord> = {
   descending: true,
   keyOf: (rating) => [rating.createdAt, rating.ratingId],
 };
-
-// A person skill deleted between our insert attempt and our read is created again; twice is plenty.
-const PERSON_SKILL_ATTEMPTS = 3;
-
-/**
- * GET /skills/{id}/employees: latest score highest first, never rated last, then employee id. Its directions
- * differ and the score may be null, so afterSkillEmployee writes its keyset rather than SqlConditions.after.
- */
-const SKILL_EMPLOYEE_ORDER: ListOrder<SkillEmployeeRecord> = {
-  columns: ['ps.latest_score', 'ps.employee_id'],
-  descending: true,
-  keyOf: (record) => [record.latestRating?.score ?? null, record.employee.id],
-};
-
-/** The rows after the key [score, employeeId] in SKILL_EMPLOYEE_ORDER. */
-function afterSkillEmployee(where: SqlConditions, [score, employeeId]: KeyValue[]): void {
-  if (score === null) {
-    where.and('ps.latest_score IS NULL AND ps.employee_id > ?', employeeId);
-  } else {
-    where.and(
-      '(ps.latest_score < ? OR (ps.latest_score = ? AND ps.employee_id > ?) OR ps.latest_score IS NULL)',
-      score,
-      score,
-      employeeId,
-    );
-  }
-}
 
 /** All SQL of person skills (the links of employees to skills) and their ratings. */
 @Injectable()
@@ -154,32 +123,29 @@ export class RatingsRepository {
   }
 
   /**
-   * The skill to rate, key-share locked so it cannot be deleted before the rating commits, and whether
-   * the employee exists, in one statement. Null when the organisation has no such skill.
+   * What insertIfRateable checks, read without locks to explain why it wrote nothing, in one statement: whether
+   * the organisation has the employee, and its skill `skillId` (null when it has none; a malformed id names none).
    */
-  async findSkillToRate(
+  async findRateability(
     organisationId: string,
     employeeId: string,
     skillId: string,
     manager?: EntityManager,
-  ): Promise<{ skill: RatedSkill; employeeExists: boolean } | null> {
-    if (!isUuid(skillId)) return null;
+  ): Promise<{ employeeExists: boolean; skill: RatedSkill | null }> {
     const [row] = await this.database.manager(manager).query<(RatedSkill & { employeeExists: boolean })[]>(
-      `SELECT s.id, s.name, s.rating_scale_min AS "ratingScaleMin", s.rating_scale_max AS "ratingScaleMax",
-              EXISTS (SELECT 1 FROM employees e WHERE e.organisation_id = $1 AND e.id = $2) AS "employeeExists"
-         FROM skills s
-        WHERE s.organisation_id = $1 AND s.id = $3
-          FOR KEY SHARE OF s`,
-      [organisationId, employeeId, skillId.toLowerCase()],
+      `SELECT EXISTS (SELECT 1 FROM employees e WHERE e.organisation_id = $1 AND e.id = $2) AS "employeeExists",
+              s.id, s.name, s.rating_scale_min AS "ratingScaleMin", s.rating_scale_max AS "ratingScaleMax"
+         FROM (VALUES (1)) AS one
+         LEFT JOIN skills s ON s.organisation_id = $1 AND s.id = $3::uuid`,
+      [organisationId, employeeId, isUuid(skillId) ? skillId.toLowerCase() : null],
     );
-    if (!row) return null;
     const { employeeExists, ...skill } = row;
-    return { skill, employeeExists };
+    return { employeeExists, skill: skill.id === null ? null : skill };
   }
 
   /**
-   * The organisation's skills with these ids or names (compared lower-case), key-share locked as in
-   * findSkillToRate so none can be deleted before the ratings commit.
+   * The organisation's skills with these ids or names (compared lower-case), key-share locked so none can be
+   * deleted before the ratings commit.
    */
   async findSkillsToRate(
     organisationId: string,
@@ -198,10 +164,10 @@ export class RatingsRepository {
   }
 
   /**
-   * insert for many ratings in one statement: the missing PersonSkills in one multi-row insert, then every
+   * Writes many checked ratings in one statement: the missing PersonSkills in one multi-row insert, then every
    * rating. Answers the PersonSkill id of each rating it wrote, by rating id. A rating whose PersonSkill a
    * concurrent transaction committed after the statement began is not written (the statement sees neither
-   * its own insert nor that row): insert, one by one, handles that case.
+   * its own insert nor that row): a second statement, which sees it, writes it.
    */
   async insertMany(
     organisationId: string,
@@ -267,12 +233,13 @@ export class RatingsRepository {
   }
 
   /**
-   * Writes the rating, creating the employee's PersonSkill when absent, in one statement that also checks it:
-   * only when the organisation's employee exists and its skill `rating.skillId` takes the score, key-share
-   * locking the skill as findSkillToRate does. Answers the PersonSkill id and the skill's name; null when it wrote
-   * nothing: a check failed, or the statement could not see a link a concurrent first rating committed after it
-   * began (its insert then does nothing and its read finds nothing), which insert handles. The statement is the
-   * function `insert_rating_if_rateable` (migration 1763764400000), whose plan the database keeps.
+   * The one write of a rating: creates the employee's PersonSkill when absent, in one statement that also checks
+   * it: only when the organisation's employee exists and its skill `rating.skillId` takes the score, key-share
+   * locking the skill so it cannot be deleted before the rating commits. Answers the PersonSkill id and the
+   * skill's name; null when it wrote nothing: a check failed (findRateability says which), or the statement could
+   * not see a link a concurrent first rating committed after it began (its insert then does nothing and its read
+   * finds nothing), which a second statement sees. The statement is the function `insert_rating_if_rateable`
+   * (sql/insert-rating-if-rateable.sql), whose plan the database keeps.
    */
   async insertIfRateable(
     organisationId: string,
@@ -297,33 +264,6 @@ export class RatingsRepository {
     return inserted ?? null;
   }
 
-  /**
-   * insertIfRateable for a rating already checked; when it writes nothing (a concurrent first rating's link),
-   * step by step. Returns the PersonSkill id.
-   */
-  async insert(
-    organisationId: string,
-    employeeId: string,
-    rating: NewRating,
-    manager?: EntityManager,
-  ): Promise<string> {
-    const inserted = await this.insertIfRateable(organisationId, employeeId, rating, manager);
-    if (inserted) return inserted.personSkillId;
-    const personSkillId = await this.ensurePersonSkill(organisationId, employeeId, rating.skillId, manager);
-    await this.database.manager(manager).insert(Rating, {
-      id: rating.ratingId,
-      organisationId,
-      personSkillId,
-      employeeId,
-      skillId: rating.skillId,
-      score: rating.score,
-      ratingType: rating.ratingType,
-      comment: rating.comment,
-      createdAt: rating.createdAt,
-    });
-    return personSkillId;
-  }
-
   /** The employee's skills with the latest rating of each, in one query, ordered by skill name. */
   async findPersonSkills(
     organisationId: string,
@@ -331,23 +271,19 @@ export class RatingsRepository {
     manager?: EntityManager,
   ): Promise<PersonSkillRecord[]> {
     const rows = await this.database.manager(manager).query<PersonSkillRow[]>(
-      `SELECT ps.id AS "personSkillId", s.id AS "skillId", s.name AS "skillName", latest.id AS "ratingId",
-              latest.score, latest.rating_type AS "ratingType", latest.comment, latest.created_at AS "createdAt"
+      `SELECT ps.id AS "personSkillId", s.id AS "skillId", s.name AS "skillName", ${LATEST_RATING_COLUMNS}
          FROM person_skills ps
          JOIN skills s ON s.id = ps.skill_id
-         LEFT JOIN LATERAL (
-              ${latestRatingOf('ps', 'r.id, r.score, r.rating_type, r.comment, r.created_at')}
-         ) latest ON true
+         LEFT JOIN ratings latest ON latest.id = ps.latest_rating_id
         WHERE ps.organisation_id = $1 AND ps.employee_id = $2
-        ORDER BY ${bySkillName('s.name', 's.id')}`,
+        ORDER BY skill_name_order(s.name), s.id`,
       [organisationId, employeeId],
     );
-    return rows.map(({ personSkillId, skillId, skillName, ratingId, score, ratingType, comment, createdAt }) => ({
-      personSkillId,
-      skillId,
-      skillName,
-      latestRating:
-        ratingId === null ? null : { ratingId, score: score!, ratingType: ratingType!, comment, createdAt: createdAt! },
+    return rows.map((row) => ({
+      personSkillId: row.personSkillId,
+      skillId: row.skillId,
+      skillName: row.skillName,
+      latestRating: latestRatingOf(row),
     }));
   }
 
@@ -376,60 +312,6 @@ export class RatingsRepository {
       scores.set(employeeId, ofEmployee);
     }
     return scores;
-  }
-
-  /**
-   * One page of the employees linked to the skill, latest score highest first (never rated last), then
-   * employee id, and their exact total; null when the organisation has no such skill. The page walks
-   * person_skills_skill_score_idx in that order, so it reads only the rows it shows (and those the
-   * filters skip); page and total run concurrently outside a transaction.
-   */
-  async findSkillEmployees(
-    organisationId: string,
-    skillId: string,
-    filters: SkillEmployeeFilters,
-    window: PageWindow,
-    manager?: EntityManager,
-  ): Promise<ListRows<SkillEmployeeRecord> | null> {
-    const where = new SqlConditions().and('ps.organisation_id = ?', organisationId).and('ps.skill_id = ?', skillId);
-    if (filters.minScore !== undefined) where.and('ps.latest_score >= ?', filters.minScore);
-    if (filters.isActive !== undefined) {
-      where.and(`EXISTS (SELECT 1 FROM employees f WHERE f.organisation_id = ps.organisation_id
-                  AND f.id = ps.employee_id AND f.left_at IS ${filters.isActive ? '' : 'NOT '}NULL)`);
-    }
-    // The total is counted before the keyset narrows the rows, so it counts the whole list.
-    const counted = window.counted ? where.sql : 'false';
-    const countParameters = where.parameters;
-    if (window.after) afterSkillEmployee(where, window.after);
-    const page = where.page(window.fetch, window.offset);
-    const order = 'ps.latest_score DESC NULLS LAST, ps.employee_id';
-    const [rows, [found]] = await Promise.all([
-      this.database.manager(manager).query<SkillEmployeeRow[]>(
-        `SELECT ${employeeColumns('e')}, ps.id AS "personSkillId", latest.id AS "ratingId", latest.score,
-                latest.rating_type AS "ratingType", latest.comment, latest.created_at AS "ratedAt"
-           FROM (SELECT ps.id, ps.employee_id, ps.latest_rating_id, ps.latest_score
-                   FROM person_skills ps WHERE ${where.sql} ORDER BY ${order} ${page.sql}) ps
-           JOIN employees e ON e.id = ps.employee_id
-           LEFT JOIN LATERAL (${latestRatingOf('ps', 'r.id, r.score, r.rating_type, r.comment, r.created_at')}) latest
-             ON true
-          ORDER BY ${order}`,
-        page.parameters,
-      ),
-      // The count also proves the skill exists: no row when it does not.
-      this.database.manager(manager).query<{ total: number }[]>(
-        `SELECT (SELECT count(*)::int FROM person_skills ps WHERE ${counted}) AS total
-           FROM skills WHERE organisation_id = $1 AND id = $2`,
-        window.counted ? countParameters : [organisationId, skillId],
-      ),
-    ]);
-    if (!found) return null;
-    const records = rows.map(({ personSkillId, ratingId, score, ratingType, comment, ratedAt, ...employee }) => ({
-      employee,
-      personSkillId,
-      latestRating:
-        ratingId === null ? null : { ratingId, score: score!, ratingType: ratingType!, comment, createdAt: ratedAt! },
-    }));
-    return { rows: records, order: SKILL_EMPLOYEE_ORDER, total: window.counted ? found.total : null };
   }
 
   /** The id of the employee's PersonSkill on the skill, locked so no rating slips in before it is deleted. */
@@ -463,37 +345,6 @@ export class RatingsRepository {
     await this.database
       .manager(manager)
       .query(`DELETE FROM person_skills WHERE organisation_id = $1 AND id = $2`, [organisationId, personSkillId]);
-  }
-
-  /**
-   * The PersonSkill of (employee, skill), created when absent. Concurrent first ratings both try
-   * the insert; the unique (employee_id, skill_id) index lets one win, and the other reads it.
-   */
-  private async ensurePersonSkill(
-    organisationId: string,
-    employeeId: string,
-    skillId: string,
-    manager?: EntityManager,
-  ): Promise<string> {
-    for (let attempt = 0; attempt < PERSON_SKILL_ATTEMPTS; attempt++) {
-      const [inserted] = await this.database.manager(manager).query<{ id: string }[]>(
-        `INSERT INTO person_skills (id, organisation_id, employee_id, skill_id, created_at)
-         VALUES ($1, $2, $3, $4, $5)
-         ON CONFLICT (employee_id, skill_id) DO NOTHING
-         RETURNING id`,
-        [newId(), organisationId, employeeId, skillId, new Date()],
-      );
-      if (inserted) return inserted.id;
-      // Key-share lock: a concurrent DELETE of the link waits for this rating (or we see it gone and retry).
-      const [existing] = await this.database
-        .manager(manager)
-        .query<{ id: string }[]>(
-          `SELECT id FROM person_skills WHERE organisation_id = $1 AND employee_id = $2 AND skill_id = $3 FOR KEY SHARE`,
-          [organisationId, employeeId, skillId],
-        );
-      if (existing) return existing.id;
-    }
-    throw new Error(`PersonSkill of employee ${employeeId} on skill ${skillId} kept vanishing`);
   }
 
   /** The list's conditions; the organisation and the employee are bound first ($1, $2). */

@@ -21,6 +21,9 @@ import {
   WrittenRating,
 } from './ratings.repository';
 
+/** The rating's statement and one retry (see RatingsService.write). */
+const RATING_ATTEMPTS = 2;
+
 @Injectable()
 export class RatingsService {
   constructor(
@@ -45,33 +48,39 @@ export class RatingsService {
     return this.database.transaction(async (manager) => {
       const createdAt = new Date();
       const created = newRating(skillId.toLowerCase(), input, createdAt);
-      // One statement checks and writes; only a rating it did not write pays for the checks one by one.
-      const written =
-        (await this.ratings.insertIfRateable(organisationId, employeeId, created, manager)) ??
-        (await this.checkAndInsert(organisationId, employeeId, created, manager));
+      const written = await this.write(organisationId, employeeId, created, manager);
       const rating = toRatingResponse({ ...created, ...written });
       await this.events.publish(manager, organisationId, 'skill.rated', { employeeId, rating }, createdAt);
       return rating;
     }, write);
   }
 
-  /** The checks of a rating in the order of the contract's errors, then its insert (see RatingsRepository.insert). */
-  private async checkAndInsert(
+  /**
+   * The rating's one statement (RatingsRepository.insertIfRateable). When it writes nothing, why is told in the
+   * order of the contract's errors: an unknown employee, an unknown skill, a score outside the skill's scale. When
+   * none of these holds, the statement missed the link a concurrent first rating committed after it began; a
+   * second statement sees that link, so one retry suffices.
+   */
+  private async write(
     organisationId: string,
     employeeId: string,
     rating: NewRating,
     manager: EntityManager,
   ): Promise<WrittenRating> {
-    const found = await this.ratings.findSkillToRate(organisationId, employeeId, rating.skillId, manager);
-    // An unknown employee is reported before an unknown skill.
-    if (!found) {
-      await this.employees.assertExists(organisationId, employeeId, manager);
-      throw new NotFoundError('Skill');
+    for (let attempt = 1; attempt <= RATING_ATTEMPTS; attempt++) {
+      const written = await this.ratings.insertIfRateable(organisationId, employeeId, rating, manager);
+      if (written) return written;
+      const { employeeExists, skill } = await this.ratings.findRateability(
+        organisationId,
+        employeeId,
+        rating.skillId,
+        manager,
+      );
+      if (!employeeExists) throw new NotFoundError('Employee');
+      if (!skill) throw new NotFoundError('Skill');
+      assertScoreInScale(rating.score, skill);
     }
-    if (!found.employeeExists) throw new NotFoundError('Employee');
-    assertScoreInScale(rating.score, found.skill);
-    const personSkillId = await this.ratings.insert(organisationId, employeeId, rating, manager);
-    return { personSkillId, skillName: found.skill.name };
+    throw new Error(`The rating of employee ${employeeId} on skill ${rating.skillId} was refused with no reason`);
   }
 
   /**

@@ -4,12 +4,12 @@ import { ListCursors, ListIdentity } from '../pagination/cursor';
 import { Page } from '../pagination/pagination';
 import { ListSkillEmployeesQuery } from './dto/list-skill-employees.query';
 import { SkillEmployeeResponse, toSkillEmployeeResponse } from './dto/skill-employee.response';
-import { RatingsRepository } from './ratings.repository';
+import { SkillEmployeesRepository } from './skill-employees.repository';
 
 @Injectable()
 export class SkillEmployeesService {
   constructor(
-    private readonly ratings: RatingsRepository,
+    private readonly skillEmployees: SkillEmployeesRepository,
     private readonly cursors: ListCursors,
   ) {}
 
@@ -20,7 +20,7 @@ export class SkillEmployeesService {
     query: ListSkillEmployeesQuery,
   ): Promise<Page<SkillEmployeeResponse>> {
     const list: ListIdentity = { name: 'skill-employees', organisationId, pathIds: [skillId] };
-    const found = await this.ratings.findSkillEmployees(
+    const found = await this.skillEmployees.findPage(
       organisationId,
       skillId,
       { minScore: query.minScore, isActive: query.isActive },

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
+import { ColumnMap } from '../database/column-map';
 import { Database } from '../database/database';
 import { escapeLikePattern } from '../database/like-pattern';
 import { SqlConditions } from '../database/sql-conditions';
@@ -9,47 +10,32 @@ import { mapConstraintErrors } from '../errors/postgres-errors';
 import { ListOrder, ListRows, PageWindow, orderByColumns } from '../pagination/cursor';
 import { toDateOrNull } from '../validation/iso-date-time';
 import { ListSkillsQuery } from './dto/list-skills.query';
+import { SkillFields } from './dto/skill.response';
 import { Skill } from './entities/skill.entity';
 
 export const SKILL_UNIQUE_MESSAGES = { skills_name_key: 'A skill with this name already exists' };
 
-/** Skills as rows of parameter arrays ($2..$9 in skillArrays' order), for one-statement writes. */
-const UNNEST_SKILLS = `unnest($2::uuid[], $3::text[], $4::text[], $5::int[], $6::int[], $7::text[], $8::timestamptz[],
-         $9::timestamptz[])
-    AS v(id, name, description, rating_scale_min, rating_scale_max, rating_scale_type, created_at, updated_at)`;
+/**
+ * The skills table, its organisation aside: selects read rows under the Skill entity's names, writes bind one
+ * array per column, and the changeable columns are what a PATCH or bulk item may change.
+ */
+const SKILL_COLUMNS = new ColumnMap<SkillFields>([
+  { property: 'id', column: 'id', type: 'uuid' },
+  { property: 'name', column: 'name', type: 'text', changeable: true },
+  { property: 'description', column: 'description', type: 'text', changeable: true },
+  { property: 'ratingScaleMin', column: 'rating_scale_min', type: 'integer', changeable: true },
+  { property: 'ratingScaleMax', column: 'rating_scale_max', type: 'integer', changeable: true },
+  { property: 'ratingScaleType', column: 'rating_scale_type', type: 'text', changeable: true },
+  { property: 'createdAt', column: 'created_at', type: 'timestamptz' },
+  { property: 'updatedAt', column: 'updated_at', type: 'timestamptz' },
+]);
 
-/** The no-op rule, in the UPDATE's WHERE so it costs no round trip: the stored row differs from `values`. */
-function differs(table: string, values: string): string {
-  const columns = ['name', 'description', 'rating_scale_min', 'rating_scale_max', 'rating_scale_type'];
-  return `(${columns.map((column) => `${table}.${column}`).join(', ')}) IS DISTINCT FROM ${values}`;
-}
+/** What a PATCH writes beside updated_at. */
+const CHANGEABLE = SKILL_COLUMNS.changeable();
 
-function skillArrays(skills: Skill[]): unknown[][] {
-  const column = <T>(value: (skill: Skill) => T) => skills.map(value);
-  return [
-    column((s) => s.id),
-    column((s) => s.name),
-    column((s) => s.description),
-    column((s) => s.ratingScaleMin),
-    column((s) => s.ratingScaleMax),
-    column((s) => s.ratingScaleType),
-    column((s) => s.createdAt),
-    column((s) => s.updatedAt),
-  ];
-}
-
-/** The skills columns under the Skill entity's property names, so raw rows are Skills (less organisationId). */
-const SKILL_COLUMNS = [
-  's.id',
-  's.organisation_id AS "organisationId"',
-  's.name',
-  's.description',
-  's.rating_scale_min AS "ratingScaleMin"',
-  's.rating_scale_max AS "ratingScaleMax"',
-  's.rating_scale_type AS "ratingScaleType"',
-  's.created_at AS "createdAt"',
-  's.updated_at AS "updatedAt"',
-].join(', ');
+/** The no-op-aware UPDATEs of one and of many rows (ColumnMap.updateOne, updateMany). */
+const UPDATE_ONE = SKILL_COLUMNS.updateOne('skills');
+const UPDATE_MANY = SKILL_COLUMNS.updateMany('skills');
 
 /** All SQL of the skills catalogue. */
 @Injectable()
@@ -65,7 +51,7 @@ export class SkillsRepository {
     query: ListSkillsQuery,
     window: PageWindow,
     manager?: EntityManager,
-  ): Promise<ListRows<Skill>> {
+  ): Promise<ListRows<SkillFields>> {
     const updatedSince = toDateOrNull(query.updatedSince);
     const where = new SqlConditions().and('s.organisation_id = ?', organisationId);
     if (updatedSince) where.and('s.updated_at >= ?', updatedSince);
@@ -73,7 +59,7 @@ export class SkillsRepository {
       where.and(`lower(s.name) LIKE '%' || lower(?) || '%'`, escapeLikePattern(query.search));
     }
     const total = window.counted ? this.count(where, manager) : null;
-    const order: ListOrder<Skill> = {
+    const order: ListOrder<SkillFields> = {
       columns: [updatedSince ? 's.updated_at' : 's.created_at', 's.id'],
       descending: false,
       keyOf: (skill) => [updatedSince ? skill.updatedAt : skill.createdAt, skill.id],
@@ -83,8 +69,8 @@ export class SkillsRepository {
     const [rows, counted] = await Promise.all([
       this.database
         .manager(manager)
-        .query<Skill[]>(
-          `SELECT ${SKILL_COLUMNS} FROM skills s WHERE ${where.sql} ORDER BY ${orderByColumns(order)} ${page.sql}`,
+        .query<SkillFields[]>(
+          `SELECT ${SKILL_COLUMNS.select('s')} FROM skills s WHERE ${where.sql} ORDER BY ${orderByColumns(order)} ${page.sql}`,
           page.parameters,
         ),
       total,
@@ -152,28 +138,9 @@ export class SkillsRepository {
    * skill's name (in any case) is 409.
    */
   async update(organisationId: string, skill: Skill, updatedAt: Date, manager?: EntityManager): Promise<boolean> {
-    const [rows] = await mapConstraintErrors(
-      this.database.manager(manager).query<[unknown[], number]>(
-        `UPDATE skills
-            SET name = $3, description = $4, rating_scale_min = $5, rating_scale_max = $6, rating_scale_type = $7,
-                updated_at = $8
-          WHERE organisation_id = $1 AND id = $2
-            AND ${differs('skills', '($3::varchar, $4::varchar, $5::integer, $6::integer, $7::varchar)')}
-          RETURNING id`,
-        [
-          organisationId,
-          skill.id,
-          skill.name,
-          skill.description,
-          skill.ratingScaleMin,
-          skill.ratingScaleMax,
-          skill.ratingScaleType,
-          updatedAt,
-        ],
-      ),
-      { unique: SKILL_UNIQUE_MESSAGES },
-    );
-    return rows.length > 0;
+    const values = [organisationId, skill.id, ...CHANGEABLE.values(skill), updatedAt];
+    const written = this.database.manager(manager).query<unknown[]>(UPDATE_ONE, values);
+    return (await mapConstraintErrors(written, { unique: SKILL_UNIQUE_MESSAGES })).length > 0;
   }
 
   /** The organisation's skills with these names (compared lower-case), locked until the transaction ends. */
@@ -193,12 +160,9 @@ export class SkillsRepository {
     if (skills.length === 0) return;
     await mapConstraintErrors(
       this.database.manager(manager).query(
-        `INSERT INTO skills (id, organisation_id, name, description, rating_scale_min, rating_scale_max,
-                             rating_scale_type, created_at, updated_at)
-         SELECT v.id, $1, v.name, v.description, v.rating_scale_min, v.rating_scale_max, v.rating_scale_type,
-                v.created_at, v.updated_at
-           FROM ${UNNEST_SKILLS}`,
-        [organisationId, ...skillArrays(skills)],
+        `INSERT INTO skills (organisation_id, ${SKILL_COLUMNS.names()})
+         SELECT $1, ${SKILL_COLUMNS.names('v')} FROM ${SKILL_COLUMNS.unnest(2, 'v')}`,
+        [organisationId, ...SKILL_COLUMNS.arrays(skills)],
       ),
       { unique: SKILL_UNIQUE_MESSAGES },
     );
@@ -210,21 +174,9 @@ export class SkillsRepository {
    */
   async updateMany(organisationId: string, skills: Skill[], manager?: EntityManager): Promise<string[]> {
     if (skills.length === 0) return [];
-    const [rows] = await mapConstraintErrors(
-      this.database.manager(manager).query<[{ id: string }[], number]>(
-        `UPDATE skills s
-            SET name = v.name, description = v.description, rating_scale_min = v.rating_scale_min,
-                rating_scale_max = v.rating_scale_max, rating_scale_type = v.rating_scale_type,
-                updated_at = v.updated_at
-           FROM ${UNNEST_SKILLS}
-          WHERE s.organisation_id = $1 AND s.id = v.id
-            AND ${differs('s', '(v.name, v.description, v.rating_scale_min, v.rating_scale_max, v.rating_scale_type)')}
-          RETURNING s.id`,
-        [organisationId, ...skillArrays(skills)],
-      ),
-      { unique: SKILL_UNIQUE_MESSAGES },
-    );
-    return rows.map((row) => row.id);
+    const values = [organisationId, ...SKILL_COLUMNS.arrays(skills)];
+    const written = this.database.manager(manager).query<{ id: string }[]>(UPDATE_MANY, values);
+    return (await mapConstraintErrors(written, { unique: SKILL_UNIQUE_MESSAGES })).map((row) => row.id);
   }
 
   /** A skill something still references (an employee skill) is 409. */

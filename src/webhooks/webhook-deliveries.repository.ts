@@ -3,7 +3,7 @@ import { EntityManager } from 'typeorm';
 import { Database } from '../database/database';
 import { SqlConditions } from '../database/sql-conditions';
 import { newId } from '../database/uuid';
-import type { EventFanOut, RecordedEvent } from '../events/events.repository';
+import type { RecordedEvent } from '../events/event-recording';
 import { ListOrder, ListRows, PageWindow, orderByColumns } from '../pagination/cursor';
 import { WebhookDelivery } from './entities/webhook-delivery.entity';
 import { SendResult } from './webhook-sender';
@@ -35,22 +35,8 @@ const DELIVERY_COLUMNS = `id, organisation_id AS "organisationId", endpoint_id A
   status_code AS "statusCode", error, duration_ms AS "durationMs", attempted_at AS "attemptedAt"`;
 
 /**
- * A UUID v7 of this moment for each row of a multi-row insert: the first 8 bytes (time, version) of the
- * parameter, a newId(), with a random tail from gen_random_uuid() (whose variant bits match).
- */
-const uuidV7Sharing = (parameter: string) =>
-  `encode(overlay(uuid_send(gen_random_uuid()) PLACING substring(uuid_send(${parameter}::uuid) FROM 1 FOR 8) FROM 1 FOR 8), 'hex')::uuid`;
-
-/**
- * The fan-out of recorded events (EventFanOut: it runs in the statement that records them, in the change's
- * transaction): one pending delivery per event and endpoint of the organisation subscribed to it, in event
- * order, written by the function webhook_fan_out (migration 1763764000000), whose plan PostgreSQL keeps.
- */
-export const DELIVERIES_OF_RECORDED_EVENTS: EventFanOut = { sql: 'webhook_fan_out($1, $2, $3, $6)' };
-
-/**
- * The outbox: the deliveries of recorded events (events/ records the events), written inside the change's
- * transaction, claimed and settled by dispatchers. Methods take the organisation first and the EntityManager last; claim and settle span every
+ * The outbox: the deliveries of recorded events (events/ records the events; the fan-out, webhook-fan-out.ts,
+ * writes their deliveries inside the change's transaction), claimed and settled by dispatchers. Methods take the organisation first and the EntityManager last; claim and settle span every
  * organisation, as the dispatcher does.
  */
 @Injectable()
@@ -94,7 +80,7 @@ export class WebhookDeliveriesRepository {
 
   /**
    * Queues one redelivery of every event whose latest delivery to the endpoint recorded at or after `since`
-   * failed; answers how many.
+   * failed, each with a UUID v7 of this moment (uuid_v7_sharing_time, sql/); answers how many.
    */
   async redeliverFailed(
     organisationId: string,
@@ -105,7 +91,7 @@ export class WebhookDeliveriesRepository {
   ): Promise<number> {
     const inserted: unknown[] = await this.database.manager(manager).query(
       `INSERT INTO webhook_deliveries (id, organisation_id, endpoint_id, event_id, event, redelivery_of, created_at)
-       SELECT ${uuidV7Sharing('$5')}, $1, $2, latest.event_id, latest.event, latest.id, $4
+       SELECT uuid_v7_sharing_time($5), $1, $2, latest.event_id, latest.event, latest.id, $4
          FROM (SELECT DISTINCT ON (event_id) id, event_id, event, outcome
                  FROM webhook_deliveries
                 WHERE organisation_id = $1 AND endpoint_id = $2 AND created_at >= $3

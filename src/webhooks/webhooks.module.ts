@@ -1,19 +1,23 @@
-import { Module } from '@nestjs/common';
+import { Module, OnModuleInit } from '@nestjs/common';
 import { EventsModule } from '../events/events.module';
+import { EventsRepository } from '../events/events.repository';
 import { ListCursors } from '../pagination/cursor';
 import { DeliveryNotificationListener } from './delivery-notification.listener';
 import { WebhookCommitWatcher } from './webhook-commit-watcher';
 import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 import { WebhookDispatcher } from './webhook-dispatcher';
 import { WebhookEndpointsRepository } from './webhook-endpoints.repository';
-import { WebhookOutboxListener } from './webhook-outbox.listener';
+import { webhookFanOut } from './webhook-fan-out';
 import { WebhookSecrets } from './webhook-secrets';
 import { WebhookSecretsRetentionStep } from './webhook-secrets.retention';
 import { WebhookSender } from './webhook-sender';
 import { WebhooksController } from './webhooks.controller';
 import { WebhooksService } from './webhooks.service';
 
-/** Deliveries of the events the event store (EventsModule) records, and the webhook endpoints. */
+/**
+ * Deliveries of the events the event store (EventsModule) records, and the webhook endpoints. At start-up it
+ * gives the event store its fan-out: every recording also writes the deliveries, announced once committed.
+ */
 @Module({
   imports: [EventsModule],
   controllers: [WebhooksController],
@@ -26,10 +30,18 @@ import { WebhooksService } from './webhooks.service';
     WebhookSender,
     WebhookDispatcher,
     WebhookCommitWatcher,
-    WebhookOutboxListener,
     DeliveryNotificationListener,
     WebhookSecretsRetentionStep,
   ],
   exports: [WebhookDispatcher, DeliveryNotificationListener, WebhookEndpointsRepository],
 })
-export class WebhooksModule {}
+export class WebhooksModule implements OnModuleInit {
+  constructor(
+    private readonly events: EventsRepository,
+    private readonly commitWatcher: WebhookCommitWatcher,
+  ) {}
+
+  onModuleInit(): void {
+    this.events.setFanOut(webhookFanOut((manager) => this.commitWatcher.watch(manager)));
+  }
+}

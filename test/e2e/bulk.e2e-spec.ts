@@ -197,6 +197,20 @@ describe('bulk upsert', () => {
       expect(created.firstName).toBe('Ada');
     });
 
+    it('fails a second item with an earlier personnelNumber with CONFLICT even when it is no valid create', async () => {
+      const item = employeeItem();
+      const response = await post<BulkItemResultResponse[]>('/employees/bulk', {
+        items: [item, { personnelNumber: item.personnelNumber, title: 'Analyst' }],
+      }).expect(200);
+      expect(response.body.data[1]).toEqual({
+        index: 1,
+        status: 'failed',
+        id: null,
+        error: { code: 'CONFLICT', message: 'An earlier item of this request has this personnelNumber' },
+      });
+      expect(response.body.meta).toEqual({ created: 1, updated: 0, unchanged: 0, failed: 1 });
+    });
+
     it('isolates an item the database refuses: the others of the batch are written', async () => {
       // The checks made before writing know only the items; the unique index refuses the taken businessEmail.
       const existing = await createEmployee(app, tenant);
@@ -343,6 +357,17 @@ describe('bulk upsert', () => {
       ]);
       const single = await patch(`/skills/${known.id}`, { ratingScaleMin: 6 }).expect(400);
       expect(response.body.data[2].error).toEqual(single.body.error);
+    });
+
+    it('fails a second item with an earlier name with CONFLICT even when it is no valid create', async () => {
+      const name = unique('Skill');
+      const response = await post<BulkItemResultResponse[]>('/skills/bulk', {
+        items: [{ name }, { name: name.toUpperCase(), ratingScaleType: 'SLIDER' }],
+      }).expect(200);
+      expect(response.body.data.map((result) => [result.status, result.error])).toEqual([
+        ['created', null],
+        ['failed', { code: 'CONFLICT', message: 'An earlier item of this request has this name' }],
+      ]);
     });
   });
 

@@ -1,8 +1,8 @@
-import { EventEmitter2 } from '@nestjs/event-emitter';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { Client } from 'pg';
 import { EmployeeResponse } from '../../src/employees/dto/employee.response';
 import { ConflictError } from '../../src/errors/errors';
+import { DomainEvents } from '../../src/events/domain-events';
 import { RetentionJob } from '../../src/retention/retention.job';
 import { checkedRequest } from '../support/api-client';
 import { createTenant, createTestApp, dataSourceOf, TestTenant } from '../support/app';
@@ -43,16 +43,13 @@ describe('safe retries: Idempotency-Key on every POST', () => {
       as.organisationId,
     ])) as { event: string }[];
 
-  /** Runs `work` with an employee.created listener that throws `error`, after the employee is inserted. */
+  /** Runs `work` while publishing employee.created fails with `error`: after the employee is inserted. */
   const failingEmployeeCreated = async (error: Error, work: () => Promise<unknown>) => {
-    const fail = () => {
-      throw error;
-    };
-    app.get(EventEmitter2).on('employee.created', fail);
+    const publish = jest.spyOn(app.get(DomainEvents), 'publish').mockRejectedValue(error);
     try {
       await work();
     } finally {
-      app.get(EventEmitter2).off('employee.created', fail);
+      publish.mockRestore();
     }
   };
 

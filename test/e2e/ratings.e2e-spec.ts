@@ -1,5 +1,5 @@
-import { EventEmitter2 } from '@nestjs/event-emitter';
 import { NestExpressApplication } from '@nestjs/platform-express';
+import { Client } from 'pg';
 import { newId } from '../../src/database/uuid';
 import { EmployeeResponse } from '../../src/employees/dto/employee.response';
 import { PersonSkillResponse, RatingResponse } from '../../src/ratings/dto/rating.response';
@@ -8,6 +8,7 @@ import { apiClient } from '../support/api-client';
 import { createTenant, createTestApp, dataSourceOf, TestTenant } from '../support/app';
 import { EventRecorder } from '../support/event-recorder';
 import { createEmployee, createSkill, rate } from '../support/people.factory';
+import { itIfPostgres } from '../support/requirements';
 
 const UNKNOWN_ID = '0192f3a4-5b6c-7d8e-9f00-112233445566';
 
@@ -81,28 +82,6 @@ describe('ratings', () => {
           },
         },
       ]);
-    });
-
-    it('writes nothing when a listener of skill.rated fails: the event is part of the transaction', async () => {
-      const employee = await createEmployee(app, tenant);
-      const skill = await createSkill(app, tenant);
-      const failing = async () => {
-        throw new Error('outbox unavailable');
-      };
-      // eslint-disable-next-line @typescript-eslint/no-misused-promises -- an async listener is what fails the write
-      app.get(EventEmitter2).on('skill.rated', failing);
-      try {
-        await post(`/employees/${employee.id}/ratings`, {
-          skillId: skill.id,
-          score: 1,
-          ratingType: 'LLM_RATING',
-        }).expect(500);
-      } finally {
-        // eslint-disable-next-line @typescript-eslint/no-misused-promises -- the same listener, removed
-        app.get(EventEmitter2).off('skill.rated', failing);
-      }
-      expect((await get<PersonSkillResponse[]>(`/employees/${employee.id}/skills`)).body.data).toEqual([]);
-      expect((await get<RatingResponse[]>(`/employees/${employee.id}/ratings`)).body.meta.total).toBe(0);
     });
 
     it('accepts a skillId in upper case', async () => {
@@ -187,6 +166,54 @@ describe('ratings', () => {
       const listed = await get<RatingResponse[]>(`/employees/${employee.id}/ratings?limit=100`).expect(200);
       expect(listed.body.meta.total).toBe(8);
     });
+
+    itIfPostgres(
+      'writes a first rating on the link another transaction committed meanwhile, on a second try',
+      async () => {
+        const employee = await createEmployee(app, tenant);
+        const skill = await createSkill(app, tenant);
+        const other = new Client({ connectionString: process.env.TEST_DATABASE_URL });
+        await other.connect();
+        try {
+          await other.query('BEGIN');
+          const [link] = (
+            await other.query<{ id: string }>(
+              `INSERT INTO person_skills (id, organisation_id, employee_id, skill_id, created_at)
+             VALUES ($1, $2, $3, $4, now()) RETURNING id`,
+              [newId(), tenant.organisationId, employee.id, skill.id],
+            )
+          ).rows;
+          const answer = post<RatingResponse>(`/employees/${employee.id}/ratings`, {
+            skillId: skill.id,
+            score: 4,
+            ratingType: 'LLM_RATING',
+          }).then((response) => response);
+          // The rating's statement waits on the uncommitted link; once it commits, that statement cannot see it.
+          const deadline = Date.now() + 10_000;
+          for (;;) {
+            // Asked outside `other`, whose transaction would keep its first snapshot of pg_stat_activity.
+            const [{ waiting }] = await dataSourceOf(app).query<{ waiting: number }[]>(
+              `SELECT count(*)::int AS waiting FROM pg_stat_activity
+              WHERE datname = current_database() AND wait_event_type = 'Lock'
+                AND query LIKE 'SELECT * FROM insert_rating_if_rateable%'`,
+            );
+            if (waiting > 0) break;
+            if (Date.now() > deadline) throw new Error('The rating never waited on the link');
+            await new Promise((resolve) => setTimeout(resolve, 20));
+          }
+          await other.query('COMMIT');
+          const response = await answer;
+          expect(response.status).toBe(201);
+          expect(response.body.data).toMatchObject({ personSkillId: link.id, skillId: skill.id, score: 4 });
+          const skills = (await get<PersonSkillResponse[]>(`/employees/${employee.id}/skills`)).body.data;
+          expect(skills).toEqual([
+            expect.objectContaining({ personSkillId: link.id, latestRating: expect.objectContaining({ score: 4 }) }),
+          ]);
+        } finally {
+          await other.end();
+        }
+      },
+    );
 
     it('answers an unknown employee with 404 Employee before looking at the skill', async () => {
       const response = await post<RatingResponse>(`/employees/${UNKNOWN_ID}/ratings`, {

@@ -1,7 +1,8 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { before as swaggerPlugin } from '@nestjs/swagger/plugin';
 import * as ts from 'typescript';
+import { readSqlFunctionFiles } from '../../src/database/sql-functions';
 
 const ROOT = join(__dirname, '..', '..');
 /** Inside the repository, so that the build finds node_modules as dist/ does. */
@@ -46,6 +47,11 @@ function compile(outDir: string): void {
     before: [swaggerPlugin(swaggerPluginOptions(), program)],
   });
   if (result.emitSkipped) fail(result.diagnostics);
+  // nest-cli.json's assets: the SQL function files, which start-up applies from beside the code.
+  for (const { file } of readSqlFunctionFiles(join(ROOT, 'src'))) {
+    mkdirSync(dirname(join(outDir, file)), { recursive: true });
+    copyFileSync(join(ROOT, 'src', file), join(outDir, file));
+  }
 }
 
 function swaggerPluginOptions(): Record<string, unknown> {

@@ -1,7 +1,9 @@
 import { INestApplication } from '@nestjs/common';
-import { EventEmitter2 } from '@nestjs/event-emitter';
+import type { EntityManager } from 'typeorm';
 import { Database } from '../../src/database/database';
-import type { DomainEvent, DomainEventBatch, DomainEventName } from '../../src/events/domain-events';
+import type { DomainEventName } from '../../src/events/domain-events';
+import type { NewEvent } from '../../src/events/event-recording';
+import { EventsRepository } from '../../src/events/events.repository';
 
 export interface RecordedEvent {
   name: DomainEventName;
@@ -13,36 +15,35 @@ export interface RecordedEvent {
 }
 
 /**
- * Records the domain events the app publishes, per organisation, so a test can assert exactly
- * which events a call emitted. Each test file makes its own tenants, so files never see each
- * other's events even though the emitter is global to an app.
+ * Records the domain events the app publishes, per organisation, as the event store is handed them
+ * (EventsRepository.recordWithCommit, which every publication goes through), so a test can assert exactly
+ * which events a call emitted. Each test file makes its own tenants, so files never see each other's events.
  */
 export class EventRecorder {
   private readonly byOrganisation = new Map<string, RecordedEvent[]>();
-  private readonly listener = (_name: string | string[], event: DomainEvent | DomainEventBatch) => {
-    if (!event || typeof event !== 'object' || !('organisationId' in event)) return;
-    const recorded = this.byOrganisation.get(event.organisationId) ?? [];
-    // A batch (publishMany) is its events, in order.
-    for (const { name, data, occurredAt } of 'events' in event ? event.events : [event]) {
-      recorded.push({
-        name,
-        data: JSON.parse(JSON.stringify(data)),
-        occurredAt: occurredAt.toISOString(),
-        inTransaction: this.database.inTransaction(event.manager),
-      });
-    }
-    this.byOrganisation.set(event.organisationId, recorded);
-  };
+  private readonly spy: jest.SpyInstance;
 
-  private constructor(
-    private readonly emitter: EventEmitter2,
-    private readonly database: Database,
-  ) {
-    emitter.onAny(this.listener);
+  private constructor(events: EventsRepository, database: Database) {
+    const recordWithCommit = events.recordWithCommit.bind(events);
+    this.spy = jest
+      .spyOn(events, 'recordWithCommit')
+      .mockImplementation((organisationId: string, published: NewEvent[], manager: EntityManager) => {
+        const recorded = this.byOrganisation.get(organisationId) ?? [];
+        for (const { name, data, occurredAt } of published) {
+          recorded.push({
+            name: name as DomainEventName,
+            data: JSON.parse(JSON.stringify(data)),
+            occurredAt: occurredAt.toISOString(),
+            inTransaction: database.inTransaction(manager),
+          });
+        }
+        this.byOrganisation.set(organisationId, recorded);
+        return recordWithCommit(organisationId, published, manager);
+      });
   }
 
   static attach(app: INestApplication): EventRecorder {
-    return new EventRecorder(app.get(EventEmitter2), app.get(Database));
+    return new EventRecorder(app.get(EventsRepository), app.get(Database));
   }
 
   /** The events of one organisation, oldest first. */
@@ -61,6 +62,6 @@ export class EventRecorder {
   }
 
   detach(): void {
-    this.emitter.offAny(this.listener);
+    this.spy.mockRestore();
   }
 }

@@ -4,9 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Config } from 'jest';
 import { Client } from 'pg';
-import { DataSource } from 'typeorm';
-import { createDataSourceOptions } from '../../src/database/data-source-options';
 import { startEmbeddedDatabase } from '../../src/database/embedded-database';
+import { migrate } from '../../src/database/migrate';
 import { buildForTests } from './build';
 import { PgBouncer, pgbouncerBinary, startPgBouncer } from './pgbouncer';
 import { has, REQUIREMENTS_ENV } from './requirements';
@@ -59,9 +58,7 @@ export default async function globalSetup(globalConfig: Config): Promise<void> {
   const redis = new URL(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
   if (await isListening(redis.hostname, Number(redis.port || 6379))) process.env[REQUIREMENTS_ENV.redis] = 'true';
 
-  const dataSource = await new DataSource(createDataSourceOptions(url, 1)).initialize();
-  await dataSource.runMigrations({ transaction: 'each' });
-  await dataSource.destroy();
+  await migrate(url);
   if (has('postgres')) {
     run.workerDatabases = [];
     for (let worker = 1; worker <= Number(globalConfig.maxWorkers ?? 1); worker++) {

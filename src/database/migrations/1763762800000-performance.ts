@@ -4,6 +4,29 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
 const SEARCH_TEXT = `lower(first_name || ' ' || last_name || chr(1) || business_email || chr(1) || personnel_number)`;
 
 /**
+ * The body of the first organisation_employee_counts_apply, one counts row per organisation (the migration
+ * 1763763200000 spreads them over slots, and its down() restores this). Increments upsert the organisation's row;
+ * decrements only update it, so an employee deleted by the cascade of its organisation's deletion never re-creates
+ * the (also cascaded) counts row.
+ */
+export const ONE_ROW_COUNTS_APPLY = `
+      BEGIN
+        IF TG_OP IN ('UPDATE', 'DELETE') THEN
+          UPDATE organisation_employee_counts
+             SET total = total - 1, active = active - (OLD.left_at IS NULL)::int
+           WHERE organisation_id = OLD.organisation_id;
+        END IF;
+        IF TG_OP IN ('INSERT', 'UPDATE') THEN
+          INSERT INTO organisation_employee_counts AS c (organisation_id, total, active)
+          VALUES (NEW.organisation_id, 1, (NEW.left_at IS NULL)::int)
+          ON CONFLICT (organisation_id)
+          DO UPDATE SET total = c.total + 1, active = c.active + (NEW.left_at IS NULL)::int;
+        END IF;
+        RETURN NULL;
+      END
+      `;
+
+/**
  * Issue 6 (performance):
  * - organisation_employee_counts: each organisation's exact number of employees and of active ones, kept by
  *   triggers in the writing transaction, so an unfiltered (or isActive-only) list total is one row read;
@@ -20,25 +43,8 @@ export class Performance1763762800000 implements MigrationInterface {
         total bigint NOT NULL,
         active bigint NOT NULL
       )`);
-    // Increments upsert the organisation's row; decrements only update it, so an employee deleted by the
-    // cascade of its organisation's deletion never re-creates the (also cascaded) counts row.
     await queryRunner.query(`
-      CREATE FUNCTION organisation_employee_counts_apply() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN
-        IF TG_OP IN ('UPDATE', 'DELETE') THEN
-          UPDATE organisation_employee_counts
-             SET total = total - 1, active = active - (OLD.left_at IS NULL)::int
-           WHERE organisation_id = OLD.organisation_id;
-        END IF;
-        IF TG_OP IN ('INSERT', 'UPDATE') THEN
-          INSERT INTO organisation_employee_counts AS c (organisation_id, total, active)
-          VALUES (NEW.organisation_id, 1, (NEW.left_at IS NULL)::int)
-          ON CONFLICT (organisation_id)
-          DO UPDATE SET total = c.total + 1, active = c.active + (NEW.left_at IS NULL)::int;
-        END IF;
-        RETURN NULL;
-      END
-      $$`);
+      CREATE FUNCTION organisation_employee_counts_apply() RETURNS trigger LANGUAGE plpgsql AS $$${ONE_ROW_COUNTS_APPLY}$$`);
     await queryRunner.query(`
       CREATE TRIGGER employees_count_insert_delete AFTER INSERT OR DELETE ON employees
         FOR EACH ROW EXECUTE FUNCTION organisation_employee_counts_apply()`);

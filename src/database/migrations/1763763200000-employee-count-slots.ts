@@ -1,4 +1,5 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
+import { ONE_ROW_COUNTS_APPLY } from './1763762800000-performance';
 
 /** Rows each organisation's counts are spread over, one per database session (modulo). */
 const SLOTS = 64;
@@ -64,23 +65,10 @@ export class EmployeeCountSlots1763763200000 implements MigrationInterface {
   async down(queryRunner: QueryRunner): Promise<void> {
     // First, so no employee write adds to a slot between the sums and the delete of the slots.
     await queryRunner.query(`LOCK TABLE organisation_employee_counts IN ACCESS EXCLUSIVE MODE`);
+    // Back to one counts row per organisation: the trigger body of migration 1763762800000.
     await queryRunner.query(`
-      CREATE OR REPLACE FUNCTION organisation_employee_counts_apply() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN
-        IF TG_OP IN ('UPDATE', 'DELETE') THEN
-          UPDATE organisation_employee_counts
-             SET total = total - 1, active = active - (OLD.left_at IS NULL)::int
-           WHERE organisation_id = OLD.organisation_id;
-        END IF;
-        IF TG_OP IN ('INSERT', 'UPDATE') THEN
-          INSERT INTO organisation_employee_counts AS c (organisation_id, total, active)
-          VALUES (NEW.organisation_id, 1, (NEW.left_at IS NULL)::int)
-          ON CONFLICT (organisation_id)
-          DO UPDATE SET total = c.total + 1, active = c.active + (NEW.left_at IS NULL)::int;
-        END IF;
-        RETURN NULL;
-      END
-      $$`);
+      CREATE OR REPLACE FUNCTION organisation_employee_counts_apply() RETURNS trigger LANGUAGE plpgsql
+        AS $$${ONE_ROW_COUNTS_APPLY}$$`);
     // Each organisation's sum into its slot 0 (created where missing), then the other slots go.
     await queryRunner.query(`
       INSERT INTO organisation_employee_counts AS c (organisation_id, slot, total, active)

@@ -18,6 +18,7 @@ import { EmployeeDetail1763764100000 } from './1763764100000-employee-detail';
 import { InsertEmployees1763764200000 } from './1763764200000-insert-employees';
 import { RecordEvents1763764300000 } from './1763764300000-record-events';
 import { InsertRatingIfRateable1763764400000 } from './1763764400000-insert-rating-if-rateable';
+import { SqlFunctionFiles1763764500000 } from './1763764500000-sql-function-files';
 import { Console1763764600000 } from './1763764600000-console';
 
 /** Every migration in order; listed rather than globbed so ts-node, Jest and dist load the same set. */
@@ -42,5 +43,6 @@ export const MIGRATIONS = [
   InsertEmployees1763764200000,
   RecordEvents1763764300000,
   InsertRatingIfRateable1763764400000,
+  SqlFunctionFiles1763764500000,
   Console1763764600000,
 ];

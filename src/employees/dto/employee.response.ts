@@ -51,14 +51,18 @@ export class EmployeeSkillLatestRatingResponse {
   createdAt: string;
 }
 
-@ApiSchema({ name: 'EmployeeSkill' })
-export class EmployeeSkillResponse {
+/** The fields that name an employee's link to a skill: every response about a person skill or a rating has them. */
+export class PersonSkillFields {
   @ApiProperty()
   personSkillId: string;
   @ApiProperty()
   skillId: string;
   @ApiProperty()
   skillName: string;
+}
+
+@ApiSchema({ name: 'EmployeeSkill' })
+export class EmployeeSkillResponse extends PersonSkillFields {
   @ApiProperty({ type: EmployeeSkillLatestRatingResponse, nullable: true })
   latestRating: EmployeeSkillLatestRatingResponse | null;
 }

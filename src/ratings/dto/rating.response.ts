@@ -1,16 +1,11 @@
 import { ApiProperty, ApiSchema, PickType } from '@nestjs/swagger';
+import { PersonSkillFields } from '../../employees/dto/employee.response';
 import { RATING_TYPES, RatingType } from '../../skills/rating-types';
 
 @ApiSchema({ name: 'Rating' })
-export class RatingResponse {
+export class RatingResponse extends PersonSkillFields {
   @ApiProperty()
   ratingId: string;
-  @ApiProperty()
-  personSkillId: string;
-  @ApiProperty()
-  skillId: string;
-  @ApiProperty()
-  skillName: string;
   @ApiProperty({ type: 'integer' })
   score: number;
   @ApiProperty({ enum: RATING_TYPES })
@@ -31,13 +26,7 @@ export class PersonSkillLatestRatingResponse extends PickType(RatingResponse, [
 ] as const) {}
 
 @ApiSchema({ name: 'PersonSkill' })
-export class PersonSkillResponse {
-  @ApiProperty()
-  personSkillId: string;
-  @ApiProperty()
-  skillId: string;
-  @ApiProperty()
-  skillName: string;
+export class PersonSkillResponse extends PersonSkillFields {
   @ApiProperty({ type: PersonSkillLatestRatingResponse, nullable: true })
   latestRating: PersonSkillLatestRatingResponse | null;
 }

@@ -18,7 +18,7 @@ export class PersonSkill {
   @Column({ name: 'created_at', type: 'timestamptz', precision: 3 })
   createdAt: Date;
 
-  // The latest rating, kept by a trigger on ratings (migration 1763763800000): never written from here.
+  // The latest rating, kept by a trigger on ratings (sql/person-skills-keep-latest-rating.sql): never written here.
   @Column({ name: 'latest_rating_id', type: 'uuid', nullable: true, insert: false, update: false })
   latestRatingId: string | null;
 

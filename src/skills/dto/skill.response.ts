@@ -27,7 +27,10 @@ export class SkillDetailResponse extends SkillResponse {
   employeeCount: number;
 }
 
-export function toSkillResponse(skill: Skill): SkillResponse {
+/** The columns a SkillResponse is made of: an entity, or a raw row of the skills repository. */
+export type SkillFields = Omit<Skill, 'organisationId'>;
+
+export function toSkillResponse(skill: SkillFields): SkillResponse {
   return {
     id: skill.id,
     name: skill.name,
