@@ -1,29 +1,32 @@
 import { BeforeApplicationShutdown, Inject, Injectable, Logger } from '@nestjs/common';
-import { APP_CONFIG, AppConfig } from '../config/config';
+import { APP_CONFIG, AppConfig, webhookClaimLifetimeMs } from '../config/config';
 import { Metrics } from '../metrics/metrics';
 import { ClaimedDelivery, SettledDelivery, WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 import { WebhookSecrets } from './webhook-secrets';
 import { SendResult, WebhookSender } from './webhook-sender';
 
-/** A claim this much older than the send timeout belongs to a dispatcher that died mid-send. */
-const STALE_CLAIM_MARGIN_MS = 30_000;
-
 /**
  * What the dispatcher is doing:
  * - stopped: not started (the CLI, most tests) or shut down; nudges are ignored;
  * - idle: started, no claim running; a nudge (a commit, the poll, a finished send) starts one;
- * - claiming: claims run while there are free sending slots and pending deliveries;
+ * - claiming: claims run while there are free sending slots and deliveries to claim;
  * - claimingAgain: as claiming, and a nudge came meanwhile, so one more round follows before idle;
  * - draining: shutting down; no more claims, the deliveries in flight finish.
  */
 type Phase = 'stopped' | 'idle' | 'claiming' | 'claimingAgain' | 'draining';
 
-/** Writes the outcomes that finish in one turn of the event loop with one UPDATE. */
+/**
+ * Writes the outcomes that finish in one turn of the event loop with one UPDATE, then calls `written` once
+ * (on a later turn, after the senders of the batch have ended).
+ */
 class OutcomeBatch {
   private waiting: SettledDelivery[] = [];
   private writing?: Promise<void>;
 
-  constructor(private readonly write: (batch: SettledDelivery[]) => Promise<void>) {}
+  constructor(
+    private readonly write: (batch: SettledDelivery[]) => Promise<void>,
+    private readonly written: () => void,
+  ) {}
 
   /** Resolves once the outcome is written, together with the others of its turn. */
   add(settled: SettledDelivery): Promise<void> {
@@ -32,7 +35,7 @@ class OutcomeBatch {
       const batch = this.waiting;
       this.waiting = [];
       this.writing = undefined;
-      return this.write(batch);
+      return this.write(batch).then(() => void setImmediate(this.written));
     });
     return this.writing;
   }
@@ -40,17 +43,17 @@ class OutcomeBatch {
 
 /**
  * Sends the outbox: claims pending deliveries (FOR UPDATE SKIP LOCKED, so any number of instances share the
- * work and each delivery goes once), sends each once, records the outcome. Started explicitly by the server
- * (createApp's `dispatch` option) unless DISPATCH_MODE is off, never by the CLI; shutdown waits for the
- * deliveries in flight.
+ * work and each delivery goes once), sends each once, records the outcome. Claims are fair across endpoints:
+ * at most WEBHOOK_ENDPOINT_CONCURRENCY in flight to one endpoint, counted in the database across every
+ * instance, so a dead receiver holds that many sends and no more. A recorded outcome frees its endpoint's
+ * slot, so each batch of outcomes written starts a claim. Started explicitly by the server (createApp's
+ * `dispatch` option) unless DISPATCH_MODE is off, never by the CLI; shutdown waits for the deliveries in flight.
  */
 @Injectable()
 export class WebhookDispatcher implements BeforeApplicationShutdown {
   private readonly logger = new Logger(WebhookDispatcher.name);
   private phase: Phase = 'stopped';
   private readonly inFlight = new Set<Promise<void>>();
-  /** The last claim filled every free slot, so more may be waiting: finished sends pull the next batch. */
-  private backlog = false;
   private claiming?: Promise<void>;
   private poller?: NodeJS.Timeout;
   private readonly outcomes: OutcomeBatch;
@@ -62,7 +65,10 @@ export class WebhookDispatcher implements BeforeApplicationShutdown {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly metrics: Metrics,
   ) {
-    this.outcomes = new OutcomeBatch((batch) => this.deliveries.settleMany(batch));
+    this.outcomes = new OutcomeBatch(
+      (batch) => this.deliveries.settleMany(batch),
+      () => this.nudge(),
+    );
   }
 
   start(): void {
@@ -122,26 +128,22 @@ export class WebhookDispatcher implements BeforeApplicationShutdown {
     }
   }
 
+  /** Claims until this process's slots are full or a claim finds fewer than it asked for. */
   private async claimWhileSlotsFree(): Promise<void> {
     const concurrency = this.config.webhookConcurrency;
     while (this.isClaiming() && this.inFlight.size < concurrency) {
       const wanted = concurrency - this.inFlight.size;
       const now = new Date();
-      const staleBefore = new Date(now.getTime() - this.config.webhookTimeoutMs - STALE_CLAIM_MARGIN_MS);
-      const claimed = await this.deliveries.claim(wanted, now, staleBefore);
+      const staleBefore = new Date(now.getTime() - webhookClaimLifetimeMs(this.config));
+      const claimed = await this.deliveries.claim(wanted, this.config.webhookEndpointConcurrency, now, staleBefore);
       for (const delivery of claimed) this.track(this.deliver(delivery));
-      this.backlog = claimed.length === wanted;
-      if (!this.backlog) return;
+      if (claimed.length < wanted) return;
     }
   }
 
   private track(sending: Promise<void>): void {
     this.inFlight.add(sending);
-    void sending.finally(() => {
-      this.inFlight.delete(sending);
-      // Refill in batches rather than one claim per finished send.
-      if (this.backlog && this.inFlight.size <= this.config.webhookConcurrency / 2) this.nudge();
-    });
+    void sending.finally(() => this.inFlight.delete(sending));
   }
 
   private async deliver(delivery: ClaimedDelivery): Promise<void> {

@@ -18,6 +18,7 @@ import { EmployeeDetail1763764100000 } from './1763764100000-employee-detail';
 import { InsertEmployees1763764200000 } from './1763764200000-insert-employees';
 import { RecordEvents1763764300000 } from './1763764300000-record-events';
 import { InsertRatingIfRateable1763764400000 } from './1763764400000-insert-rating-if-rateable';
+import { FairClaim1763764500000 } from './1763764500000-fair-claim';
 
 /** Every migration in order; listed rather than globbed so ts-node, Jest and dist load the same set. */
 export const MIGRATIONS = [
@@ -41,4 +42,5 @@ export const MIGRATIONS = [
   InsertEmployees1763764200000,
   RecordEvents1763764300000,
   InsertRatingIfRateable1763764400000,
+  FairClaim1763764500000,
 ];

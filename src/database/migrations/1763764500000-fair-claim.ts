@@ -1,0 +1,126 @@
+import { MigrationInterface, QueryRunner } from 'typeorm';
+
+/**
+ * Issue 37 (fair delivery): dispatchers claim per endpoint, in turn, at most WEBHOOK_ENDPOINT_CONCURRENCY in
+ * flight to each across every process, where they claimed the oldest deliveries across everyone (one dead
+ * receiver's backlog took every slot).
+ * - webhook_deliveries_queue_idx: each endpoint's unfinished deliveries in order. The claim walks the distinct
+ *   endpoints on it (a loose index scan) and reads the first few rows of each, so an endpoint with 100,000
+ *   waiting costs it what one with ten does.
+ * - webhook_deliveries_sending_idx: the deliveries claimed and not settled, per endpoint: what is in flight,
+ *   counted without reading an endpoint's backlog.
+ * - webhook_deliveries_unfinished_idx (every unfinished delivery, oldest first) served only the old claim.
+ * Built CONCURRENTLY, outside a transaction, so deliveries keep being written and sent meanwhile; an index a
+ * crash left half-built (invalid) is dropped first, since a failed migration is not recorded and runs again.
+ *
+ * webhook_claim(wanted, per_endpoint, stale_before, claim_time) claims up to `wanted` deliveries and answers
+ * them with what sending needs. A claim older than `stale_before` is its dispatcher's that died mid-send: that
+ * delivery is neither in flight nor finished, so it is claimed again. In two statements:
+ * 1. the endpoints to serve: those with a delivery to claim and a free slot, the one whose first such delivery
+ *    waited longest first, at most `wanted`; each is locked (a transaction-level advisory lock) for this claim,
+ *    and one another claim holds is skipped: it is being served.
+ * 2. VOLATILE, so this statement's snapshot is taken after those locks: it counts every claim of these endpoints
+ *    another dispatcher committed, and none can commit meanwhile, so no endpoint goes past `per_endpoint`
+ *    however many dispatchers claim at once. It takes an equal share of `wanted` from each endpoint, at most
+ *    its free slots, first the oldest of each endpoint, then the second of each, and so on, skipping rows
+ *    locked by others (a settle), and marks them claimed.
+ * A function, so its plans are kept for the session (the API's statements are planned at every call).
+ */
+export class FairClaim1763764500000 implements MigrationInterface {
+  name = 'FairClaim1763764500000';
+  transaction = false;
+
+  async up(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query(`DROP INDEX CONCURRENTLY IF EXISTS webhook_deliveries_queue_idx`);
+    await queryRunner.query(
+      `CREATE INDEX CONCURRENTLY webhook_deliveries_queue_idx ON webhook_deliveries (endpoint_id, created_at, id)
+        WHERE outcome IS NULL`,
+    );
+    await queryRunner.query(`DROP INDEX CONCURRENTLY IF EXISTS webhook_deliveries_sending_idx`);
+    await queryRunner.query(
+      `CREATE INDEX CONCURRENTLY webhook_deliveries_sending_idx ON webhook_deliveries (endpoint_id, claimed_at)
+        WHERE outcome IS NULL AND claimed_at IS NOT NULL`,
+    );
+    await queryRunner.query(`DROP INDEX CONCURRENTLY IF EXISTS webhook_deliveries_unfinished_idx`);
+    await queryRunner.query(`
+      CREATE OR REPLACE FUNCTION webhook_claim(wanted integer, per_endpoint integer, stale_before timestamptz,
+                                               claim_time timestamptz)
+        RETURNS TABLE (id uuid, "endpointId" uuid, "eventId" uuid, event varchar, body bytea, traceparent varchar,
+                       url varchar, "secretSealed" bytea, "previousSecretSealed" bytea,
+                       "previousSecretExpiresAt" timestamptz)
+        LANGUAGE plpgsql VOLATILE AS $$
+      DECLARE
+        served uuid[];
+      BEGIN
+        WITH RECURSIVE queued (endpoint_id) AS (
+            (SELECT d.endpoint_id FROM webhook_deliveries d WHERE d.outcome IS NULL ORDER BY d.endpoint_id LIMIT 1)
+          UNION ALL
+            SELECT (SELECT d.endpoint_id FROM webhook_deliveries d
+                     WHERE d.outcome IS NULL AND d.endpoint_id > queued.endpoint_id
+                     ORDER BY d.endpoint_id LIMIT 1)
+              FROM queued
+             WHERE queued.endpoint_id IS NOT NULL
+        )
+        SELECT array_agg(turn.endpoint_id ORDER BY turn.created_at, turn.id) INTO served
+          FROM (SELECT queued.endpoint_id, head.created_at, head.id
+                  FROM queued
+                  CROSS JOIN LATERAL (
+                    SELECT d.created_at, d.id FROM webhook_deliveries d
+                     WHERE d.endpoint_id = queued.endpoint_id AND d.outcome IS NULL
+                       AND (d.claimed_at IS NULL OR d.claimed_at < stale_before)
+                     ORDER BY d.created_at, d.id
+                     LIMIT 1) head
+                 WHERE (SELECT count(*) FROM webhook_deliveries d
+                         WHERE d.endpoint_id = queued.endpoint_id AND d.outcome IS NULL
+                           AND d.claimed_at >= stale_before) < per_endpoint
+                 ORDER BY head.created_at, head.id
+                 LIMIT wanted) turn
+         WHERE pg_try_advisory_xact_lock(1763764500, hashtext(turn.endpoint_id::text));
+        IF served IS NULL THEN
+          RETURN;
+        END IF;
+
+        RETURN QUERY
+        WITH turn AS (
+          SELECT served_endpoint.endpoint_id, served_endpoint.position,
+                 least(per_endpoint - (SELECT count(*)::integer FROM webhook_deliveries d
+                                        WHERE d.endpoint_id = served_endpoint.endpoint_id AND d.outcome IS NULL
+                                          AND d.claimed_at >= stale_before),
+                       (wanted + cardinality(served) - 1) / cardinality(served)) AS share
+            FROM unnest(served) WITH ORDINALITY AS served_endpoint (endpoint_id, position)
+        ), due AS (
+          SELECT taken.id
+            FROM (SELECT candidate.id, turn.position,
+                         row_number() OVER (PARTITION BY turn.position ORDER BY candidate.created_at, candidate.id) AS round
+                    FROM turn
+                    CROSS JOIN LATERAL (
+                      SELECT d.id, d.created_at FROM webhook_deliveries d
+                       WHERE d.endpoint_id = turn.endpoint_id AND d.outcome IS NULL
+                         AND (d.claimed_at IS NULL OR d.claimed_at < stale_before)
+                       ORDER BY d.created_at, d.id
+                       LIMIT greatest(turn.share, 0)
+                         FOR UPDATE SKIP LOCKED) AS candidate) AS taken
+           ORDER BY taken.round, taken.position
+           LIMIT wanted
+        )
+        UPDATE webhook_deliveries AS delivery
+           SET claimed_at = claim_time
+          FROM due, webhook_endpoints AS endpoint, events AS recorded
+         WHERE delivery.id = due.id AND endpoint.id = delivery.endpoint_id AND recorded.id = delivery.event_id
+        RETURNING delivery.id, delivery.endpoint_id, delivery.event_id, delivery.event, recorded.body,
+                  recorded.traceparent, endpoint.url, endpoint.secret_sealed, endpoint.previous_secret_sealed,
+                  endpoint.previous_secret_expires_at;
+      END
+      $$`);
+  }
+
+  async down(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query(`DROP FUNCTION IF EXISTS webhook_claim(integer, integer, timestamptz, timestamptz)`);
+    await queryRunner.query(
+      `CREATE INDEX CONCURRENTLY IF NOT EXISTS webhook_deliveries_unfinished_idx ON webhook_deliveries (created_at, id)
+        WHERE outcome IS NULL`,
+    );
+    await queryRunner.query(`DROP INDEX CONCURRENTLY IF EXISTS webhook_deliveries_sending_idx`);
+    await queryRunner.query(`DROP INDEX CONCURRENTLY IF EXISTS webhook_deliveries_queue_idx`);
+  }
+}
