@@ -121,19 +121,27 @@ export class WebhookDeliveriesRepository {
    * Across every organisation: takes up to `limit` unfinished deliveries and marks them claimed in the same
    * statement, fairly: endpoints in turn (the one whose delivery waited longest first), an equal share from
    * each, and never more than `perEndpoint` in flight to one endpoint, counting the claims of every dispatcher
-   * (function webhook_claim, migration 1763764500000). Rows another dispatcher holds are skipped; a claim older
-   * than `staleBefore` (its dispatcher died mid-send) is neither in flight nor finished, and is taken again.
+   * but the deliveries in `sent` (the caller's, whose sends have ended) (function webhook_claim, migration
+   * 1763764500000). Rows another dispatcher holds are skipped; a claim older than `staleBefore` (its dispatcher
+   * died mid-send) is neither in flight nor finished, and is taken again.
    */
   async claim(
     limit: number,
     perEndpoint: number,
     now: Date,
     staleBefore: Date,
+    sent: string[],
     manager?: EntityManager,
   ): Promise<ClaimedDelivery[]> {
     return this.database
       .manager(manager)
-      .query<ClaimedDelivery[]>('SELECT * FROM webhook_claim($1, $2, $3, $4)', [limit, perEndpoint, staleBefore, now]);
+      .query<ClaimedDelivery[]>('SELECT * FROM webhook_claim($1, $2, $3, $4, $5)', [
+        limit,
+        perEndpoint,
+        staleBefore,
+        now,
+        sent,
+      ]);
   }
 
   /** Across every organisation: records the outcomes of many attempts in one statement. */

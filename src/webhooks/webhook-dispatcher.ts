@@ -15,18 +15,12 @@ import { SendResult, WebhookSender } from './webhook-sender';
  */
 type Phase = 'stopped' | 'idle' | 'claiming' | 'claimingAgain' | 'draining';
 
-/**
- * Writes the outcomes that finish in one turn of the event loop with one UPDATE, then calls `written` once
- * (on a later turn, after the senders of the batch have ended).
- */
+/** Writes the outcomes that finish in one turn of the event loop with one UPDATE. */
 class OutcomeBatch {
   private waiting: SettledDelivery[] = [];
   private writing?: Promise<void>;
 
-  constructor(
-    private readonly write: (batch: SettledDelivery[]) => Promise<void>,
-    private readonly written: () => void,
-  ) {}
+  constructor(private readonly write: (batch: SettledDelivery[]) => Promise<void>) {}
 
   /** Resolves once the outcome is written, together with the others of its turn. */
   add(settled: SettledDelivery): Promise<void> {
@@ -35,7 +29,7 @@ class OutcomeBatch {
       const batch = this.waiting;
       this.waiting = [];
       this.writing = undefined;
-      return this.write(batch).then(() => void setImmediate(this.written));
+      return this.write(batch);
     });
     return this.writing;
   }
@@ -45,15 +39,22 @@ class OutcomeBatch {
  * Sends the outbox: claims pending deliveries (FOR UPDATE SKIP LOCKED, so any number of instances share the
  * work and each delivery goes once), sends each once, records the outcome. Claims are fair across endpoints:
  * at most WEBHOOK_ENDPOINT_CONCURRENCY in flight to one endpoint, counted in the database across every
- * instance, so a dead receiver holds that many sends and no more. A recorded outcome frees its endpoint's
- * slot, so each batch of outcomes written starts a claim. Started explicitly by the server (createApp's
- * `dispatch` option) unless DISPATCH_MODE is off, never by the CLI; shutdown waits for the deliveries in flight.
+ * instance, so a dead receiver holds that many sends and no more. A finished send frees its endpoint's slot
+ * at once: the next claim is told it ended, without waiting for its outcome to be written. Started explicitly
+ * by the server (createApp's `dispatch` option) unless DISPATCH_MODE is off, never by the CLI; shutdown waits
+ * for the deliveries in flight.
  */
 @Injectable()
 export class WebhookDispatcher implements BeforeApplicationShutdown {
   private readonly logger = new Logger(WebhookDispatcher.name);
   private phase: Phase = 'stopped';
   private readonly inFlight = new Set<Promise<void>>();
+  /** Deliveries whose send has ended and whose outcome is being written: their rows still say claimed. */
+  private readonly sent = new Set<string>();
+  /** How many sends this process has on their way to each endpoint. */
+  private readonly sendingTo = new Map<string, number>();
+  /** A nudge for the sends that end in this turn of the event loop, all answered by one claim. */
+  private nudgeAfterTurn?: NodeJS.Immediate;
   private claiming?: Promise<void>;
   private poller?: NodeJS.Timeout;
   private readonly outcomes: OutcomeBatch;
@@ -65,10 +66,7 @@ export class WebhookDispatcher implements BeforeApplicationShutdown {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly metrics: Metrics,
   ) {
-    this.outcomes = new OutcomeBatch(
-      (batch) => this.deliveries.settleMany(batch),
-      () => this.nudge(),
-    );
+    this.outcomes = new OutcomeBatch((batch) => this.deliveries.settleMany(batch));
   }
 
   start(): void {
@@ -135,8 +133,13 @@ export class WebhookDispatcher implements BeforeApplicationShutdown {
       const wanted = concurrency - this.inFlight.size;
       const now = new Date();
       const staleBefore = new Date(now.getTime() - webhookClaimLifetimeMs(this.config));
-      const claimed = await this.deliveries.claim(wanted, this.config.webhookEndpointConcurrency, now, staleBefore);
-      for (const delivery of claimed) this.track(this.deliver(delivery));
+      const claimed = await this.deliveries.claim(wanted, this.config.webhookEndpointConcurrency, now, staleBefore, [
+        ...this.sent,
+      ]);
+      for (const delivery of claimed) {
+        this.sendingTo.set(delivery.endpointId, (this.sendingTo.get(delivery.endpointId) ?? 0) + 1);
+        this.track(this.deliver(delivery));
+      }
       if (claimed.length < wanted) return;
     }
   }
@@ -144,6 +147,23 @@ export class WebhookDispatcher implements BeforeApplicationShutdown {
   private track(sending: Promise<void>): void {
     this.inFlight.add(sending);
     void sending.finally(() => this.inFlight.delete(sending));
+  }
+
+  /**
+   * Claims again when this send's endpoint was at its limit here (its deliveries waiting likely wait for this
+   * slot), or when half this process's slots are free: refills come in batches rather than one claim per send,
+   * and the sends that end in one turn of the event loop share one claim.
+   */
+  private sendEnded(endpointId: string): void {
+    const sending = this.sendingTo.get(endpointId)!;
+    if (sending === 1) this.sendingTo.delete(endpointId);
+    else this.sendingTo.set(endpointId, sending - 1);
+    const busy = this.inFlight.size - this.sent.size;
+    if (sending < this.config.webhookEndpointConcurrency && busy > this.config.webhookConcurrency / 2) return;
+    this.nudgeAfterTurn ??= setImmediate(() => {
+      this.nudgeAfterTurn = undefined;
+      this.nudge();
+    });
   }
 
   private async deliver(delivery: ClaimedDelivery): Promise<void> {
@@ -162,11 +182,15 @@ export class WebhookDispatcher implements BeforeApplicationShutdown {
       result = { outcome: 'failed', statusCode: null, error: `not sent: ${(error as Error).message}`, durationMs: 0 };
     }
     this.metrics.deliveryFinished(result.outcome, result.durationMs);
+    this.sent.add(delivery.id);
+    this.sendEnded(delivery.endpointId);
     try {
       await this.outcomes.add({ id: delivery.id, result, at: new Date() });
     } catch (error) {
       // Unrecorded, the claim goes stale and the delivery is sent again later: at least once, never lost.
       this.logger.error(`Recording webhook delivery ${delivery.id} failed: ${(error as Error).message}`);
+    } finally {
+      this.sent.delete(delivery.id);
     }
     if (result.outcome !== 'delivered') {
       this.logger.warn(

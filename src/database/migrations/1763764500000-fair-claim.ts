@@ -13,9 +13,10 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * Built CONCURRENTLY, outside a transaction, so deliveries keep being written and sent meanwhile; an index a
  * crash left half-built (invalid) is dropped first, since a failed migration is not recorded and runs again.
  *
- * webhook_claim(wanted, per_endpoint, stale_before, claim_time) claims up to `wanted` deliveries and answers
- * them with what sending needs. A claim older than `stale_before` is its dispatcher's that died mid-send: that
- * delivery is neither in flight nor finished, so it is claimed again. In two statements:
+ * webhook_claim(wanted, per_endpoint, stale_before, claim_time, sent) claims up to `wanted` deliveries and
+ * answers them with what sending needs. In flight: claimed, not finished, and neither in `sent` (the caller's
+ * deliveries whose sends have ended, their outcomes being written) nor claimed before `stale_before` (by a
+ * dispatcher that died mid-send: that delivery is claimed again). In two statements:
  * 1. the endpoints to serve: those with a delivery to claim and a free slot, the one whose first such delivery
  *    waited longest first, at most `wanted`; each is locked (a transaction-level advisory lock) for this claim,
  *    and one another claim holds is skipped: it is being served.
@@ -24,7 +25,9 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  *    however many dispatchers claim at once. It takes an equal share of `wanted` from each endpoint, at most
  *    its free slots, first the oldest of each endpoint, then the second of each, and so on, skipping rows
  *    locked by others (a settle), and marks them claimed.
- * A function, so its plans are kept for the session (the API's statements are planned at every call).
+ * A function, so its plans are kept for the session (the API's statements are planned at every call). Its
+ * commit does not wait for the WAL flush: a claim a database crash loses leaves the delivery to be sent again,
+ * as the claim of a dispatcher that crashes does.
  */
 export class FairClaim1763764500000 implements MigrationInterface {
   name = 'FairClaim1763764500000';
@@ -44,7 +47,7 @@ export class FairClaim1763764500000 implements MigrationInterface {
     await queryRunner.query(`DROP INDEX CONCURRENTLY IF EXISTS webhook_deliveries_unfinished_idx`);
     await queryRunner.query(`
       CREATE OR REPLACE FUNCTION webhook_claim(wanted integer, per_endpoint integer, stale_before timestamptz,
-                                               claim_time timestamptz)
+                                               claim_time timestamptz, sent uuid[])
         RETURNS TABLE (id uuid, "endpointId" uuid, "eventId" uuid, event varchar, body bytea, traceparent varchar,
                        url varchar, "secretSealed" bytea, "previousSecretSealed" bytea,
                        "previousSecretExpiresAt" timestamptz)
@@ -52,6 +55,7 @@ export class FairClaim1763764500000 implements MigrationInterface {
       DECLARE
         served uuid[];
       BEGIN
+        PERFORM set_config('synchronous_commit', 'off', true);
         WITH RECURSIVE queued (endpoint_id) AS (
             (SELECT d.endpoint_id FROM webhook_deliveries d WHERE d.outcome IS NULL ORDER BY d.endpoint_id LIMIT 1)
           UNION ALL
@@ -72,7 +76,7 @@ export class FairClaim1763764500000 implements MigrationInterface {
                      LIMIT 1) head
                  WHERE (SELECT count(*) FROM webhook_deliveries d
                          WHERE d.endpoint_id = queued.endpoint_id AND d.outcome IS NULL
-                           AND d.claimed_at >= stale_before) < per_endpoint
+                           AND d.claimed_at >= stale_before AND d.id <> ALL (sent)) < per_endpoint
                  ORDER BY head.created_at, head.id
                  LIMIT wanted) turn
          WHERE pg_try_advisory_xact_lock(1763764500, hashtext(turn.endpoint_id::text));
@@ -85,7 +89,7 @@ export class FairClaim1763764500000 implements MigrationInterface {
           SELECT served_endpoint.endpoint_id, served_endpoint.position,
                  least(per_endpoint - (SELECT count(*)::integer FROM webhook_deliveries d
                                         WHERE d.endpoint_id = served_endpoint.endpoint_id AND d.outcome IS NULL
-                                          AND d.claimed_at >= stale_before),
+                                          AND d.claimed_at >= stale_before AND d.id <> ALL (sent)),
                        (wanted + cardinality(served) - 1) / cardinality(served)) AS share
             FROM unnest(served) WITH ORDINALITY AS served_endpoint (endpoint_id, position)
         ), due AS (
@@ -115,7 +119,9 @@ export class FairClaim1763764500000 implements MigrationInterface {
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query(`DROP FUNCTION IF EXISTS webhook_claim(integer, integer, timestamptz, timestamptz)`);
+    await queryRunner.query(
+      `DROP FUNCTION IF EXISTS webhook_claim(integer, integer, timestamptz, timestamptz, uuid[])`,
+    );
     await queryRunner.query(
       `CREATE INDEX CONCURRENTLY IF NOT EXISTS webhook_deliveries_unfinished_idx ON webhook_deliveries (created_at, id)
         WHERE outcome IS NULL`,
