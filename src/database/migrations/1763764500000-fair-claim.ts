@@ -9,7 +9,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  *   waiting costs it what one with ten does.
  * - webhook_deliveries_sending_idx: the deliveries claimed and not settled, per endpoint: what is in flight,
  *   counted without reading an endpoint's backlog.
- * - webhook_deliveries_unfinished_idx (every unfinished delivery, oldest first) served only the old claim.
+ * - webhook_deliveries_unfinished_idx (every unfinished delivery, oldest first) served the old claim; the
+ *   metrics, which read every unfinished delivery, read the queue index as well.
  * Built CONCURRENTLY, outside a transaction, so deliveries keep being written and sent meanwhile; an index a
  * crash left half-built (invalid) is dropped first, since a failed migration is not recorded and runs again.
  *
