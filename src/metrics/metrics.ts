@@ -128,7 +128,7 @@ export class Metrics implements RequestObserver {
     });
     new Gauge({
       name: 'webhook_endpoints_at_in_flight_limit',
-      help: 'Webhook endpoints with WEBHOOK_ENDPOINT_CONCURRENCY deliveries in flight: receivers slow or not answering',
+      help: 'Webhook endpoints with WEBHOOK_ENDPOINT_CONCURRENCY deliveries in flight: receivers slower than their traffic, or not answering',
       registers: [this.registry],
       async collect() {
         const value = await read();
