@@ -27,6 +27,8 @@ export interface AppConfig {
   webhookPollIntervalMs: number;
   /** How many deliveries one dispatching process sends at once. */
   webhookConcurrency: number;
+  /** How many deliveries to one endpoint are in flight at once, across every dispatching process. */
+  webhookEndpointConcurrency: number;
   /** How long events (and their deliveries) are kept for GET /events and redelivery. */
   eventRetentionDays: number;
   /** Encrypts webhook secrets at rest; for the embedded database it is generated into dataDir. */
@@ -128,6 +130,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     webhookAllowPrivateNetworks: boolean(read, 'WEBHOOK_ALLOW_PRIVATE_NETWORKS', false),
     webhookPollIntervalMs: integer(read, 'WEBHOOK_POLL_INTERVAL_MS', 2000, 10, 3_600_000),
     webhookConcurrency: integer(read, 'WEBHOOK_CONCURRENCY', 32, 1, 1000),
+    webhookEndpointConcurrency: integer(read, 'WEBHOOK_ENDPOINT_CONCURRENCY', 4, 1, 1000),
     eventRetentionDays: integer(read, 'EVENT_RETENTION_DAYS', 30, 1, 3650),
     webhookSecretKey,
     logLevel,
@@ -142,6 +145,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     consoleTrustedProxies: addressRanges(read, 'CONSOLE_TRUSTED_PROXIES'),
     publicUrl: publicOrigin(read, port),
   };
+}
+
+/**
+ * How long a webhook delivery's claim lasts: longer than any send (WEBHOOK_TIMEOUT_MS) by a margin, so a claim
+ * older than this belongs to a dispatcher that died mid-send; the delivery is sent again, and no longer counts
+ * as in flight to its endpoint.
+ */
+export function webhookClaimLifetimeMs(config: Pick<AppConfig, 'webhookTimeoutMs'>): number {
+  return config.webhookTimeoutMs + 30_000;
 }
 
 /** A listening port this process cannot have, as one line naming its variable (other errors as they are). */

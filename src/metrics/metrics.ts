@@ -4,15 +4,15 @@ import type { Pool } from 'pg';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { DataSource } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
-import { APP_CONFIG, AppConfig } from '../config/config';
+import { APP_CONFIG, AppConfig, webhookClaimLifetimeMs } from '../config/config';
 import type { RequestObserver } from '../http/request-log';
-import { MetricsRepository, UndeliveredEvents } from './metrics.repository';
+import { MetricsRepository, OutboxState } from './metrics.repository';
 
 /** OpenTelemetry's advice for http.server.request.duration, in seconds. */
 const HTTP_DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10];
 
 /** A scrape reads the outbox at most this often, so several Prometheus replicas don't load the database. */
-const UNDELIVERED_CACHE_MS = 5000;
+const OUTBOX_CACHE_MS = 5000;
 
 export type DeliveryOutcomeLabel = 'delivered' | 'failed' | 'refused';
 
@@ -52,10 +52,10 @@ export class Metrics implements RequestObserver {
     help: 'Requests refused with 429 by the rate limit',
     registers: [this.registry],
   });
-  private undelivered?: { at: number; value: Promise<UndeliveredEvents> };
+  private outbox?: { at: number; value: Promise<OutboxState> };
 
   constructor(
-    @Inject(APP_CONFIG) config: AppConfig,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
     @InjectDataSource() dataSource: DataSource,
     private readonly repository: MetricsRepository,
   ) {
@@ -107,14 +107,14 @@ export class Metrics implements RequestObserver {
   }
 
   private outboxGauges(): void {
-    const read = () => this.undeliveredEvents();
+    const read = () => this.outboxState();
     new Gauge({
       name: 'webhook_undelivered_events',
       help: 'Events with at least one webhook delivery not yet sent',
       registers: [this.registry],
       async collect() {
         const value = await read();
-        if (value) this.set(value.count);
+        if (value) this.set(value.undeliveredEvents);
       },
     });
     new Gauge({
@@ -126,19 +126,29 @@ export class Metrics implements RequestObserver {
         if (value) this.set(value.oldestAgeSeconds);
       },
     });
+    new Gauge({
+      name: 'webhook_endpoints_at_in_flight_limit',
+      help: 'Webhook endpoints with WEBHOOK_ENDPOINT_CONCURRENCY deliveries in flight: receivers slower than their traffic, or not answering',
+      registers: [this.registry],
+      async collect() {
+        const value = await read();
+        if (value) this.set(value.endpointsAtInFlightLimit);
+      },
+    });
   }
 
-  /** Cached for a few seconds; undefined (the gauge keeps its last value) while the database cannot answer. */
-  private async undeliveredEvents(): Promise<UndeliveredEvents | undefined> {
+  /** Cached for a few seconds; undefined (the gauges keep their last values) while the database cannot answer. */
+  private async outboxState(): Promise<OutboxState | undefined> {
     const now = Date.now();
-    if (!this.undelivered || now - this.undelivered.at > UNDELIVERED_CACHE_MS) {
-      this.undelivered = { at: now, value: this.repository.undeliveredEvents() };
+    if (!this.outbox || now - this.outbox.at > OUTBOX_CACHE_MS) {
+      const staleBefore = new Date(now - webhookClaimLifetimeMs(this.config));
+      this.outbox = { at: now, value: this.repository.outbox(this.config.webhookEndpointConcurrency, staleBefore) };
     }
     try {
-      return await this.undelivered.value;
+      return await this.outbox.value;
     } catch (error) {
-      this.undelivered = undefined;
-      this.logger.warn(`Reading undelivered webhook events for metrics failed: ${(error as Error).message}`);
+      this.outbox = undefined;
+      this.logger.warn(`Reading the webhook outbox for metrics failed: ${(error as Error).message}`);
       return undefined;
     }
   }

@@ -104,33 +104,30 @@ export class WebhookDeliveriesRepository {
   }
 
   /**
-   * Across every organisation: takes up to `limit` unfinished deliveries, oldest first, and marks them claimed
-   * in the same statement. Rows another dispatcher holds are skipped; a claim older than `staleBefore` (its
-   * dispatcher died mid-send) is taken again.
+   * Across every organisation: takes up to `limit` unfinished deliveries and marks them claimed in the same
+   * statement, fairly: endpoints in turn (the one whose delivery waited longest first), an equal share from
+   * each, and never more than `perEndpoint` in flight to one endpoint, counting the claims of every dispatcher
+   * but the deliveries in `sent` (the caller's, whose sends have ended) (function webhook_claim,
+   * sql/webhook-claim.sql). Rows another dispatcher holds are skipped; a claim older than `staleBefore` (its dispatcher
+   * died mid-send) is neither in flight nor finished, and is taken again.
    */
-  async claim(limit: number, now: Date, staleBefore: Date, manager?: EntityManager): Promise<ClaimedDelivery[]> {
-    // The UPDATE in a WITH: a SELECT's rows are what TypeORM's query() documents answering.
-    const rows: ClaimedDelivery[] = await this.database.manager(manager).query(
-      `WITH due AS (
-         SELECT id FROM webhook_deliveries
-          WHERE outcome IS NULL AND (claimed_at IS NULL OR claimed_at < $2)
-          ORDER BY created_at, id
-          LIMIT $1
-          FOR UPDATE SKIP LOCKED
-       ), claimed AS (
-         UPDATE webhook_deliveries AS delivery
-            SET claimed_at = $3
-           FROM due, webhook_endpoints AS endpoint, events AS event
-          WHERE delivery.id = due.id AND endpoint.id = delivery.endpoint_id AND event.id = delivery.event_id
-         RETURNING delivery.id, delivery.endpoint_id AS "endpointId", delivery.event_id AS "eventId", delivery.event,
-                   event.body, event.traceparent, endpoint.url, endpoint.secret_sealed AS "secretSealed",
-                   endpoint.previous_secret_sealed AS "previousSecretSealed",
-                   endpoint.previous_secret_expires_at AS "previousSecretExpiresAt"
-       )
-       SELECT * FROM claimed`,
-      [limit, staleBefore, now],
-    );
-    return rows;
+  async claim(
+    limit: number,
+    perEndpoint: number,
+    now: Date,
+    staleBefore: Date,
+    sent: string[],
+    manager?: EntityManager,
+  ): Promise<ClaimedDelivery[]> {
+    return this.database
+      .manager(manager)
+      .query<ClaimedDelivery[]>('SELECT * FROM webhook_claim($1, $2, $3, $4, $5)', [
+        limit,
+        perEndpoint,
+        staleBefore,
+        now,
+        sent,
+      ]);
   }
 
   /** Across every organisation: records the outcomes of many attempts in one statement. */

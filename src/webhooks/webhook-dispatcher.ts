@@ -1,18 +1,15 @@
 import { BeforeApplicationShutdown, Inject, Injectable, Logger } from '@nestjs/common';
-import { APP_CONFIG, AppConfig } from '../config/config';
+import { APP_CONFIG, AppConfig, webhookClaimLifetimeMs } from '../config/config';
 import { Metrics } from '../metrics/metrics';
 import { ClaimedDelivery, SettledDelivery, WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 import { WebhookSecrets } from './webhook-secrets';
 import { SendResult, WebhookSender } from './webhook-sender';
 
-/** A claim this much older than the send timeout belongs to a dispatcher that died mid-send. */
-const STALE_CLAIM_MARGIN_MS = 30_000;
-
 /**
  * What the dispatcher is doing:
  * - stopped: not started (the CLI, most tests) or shut down; nudges are ignored;
  * - idle: started, no claim running; a nudge (a commit, the poll, a finished send) starts one;
- * - claiming: claims run while there are free sending slots and pending deliveries;
+ * - claiming: claims run while there are free sending slots and deliveries to claim;
  * - claimingAgain: as claiming, and a nudge came meanwhile, so one more round follows before idle;
  * - draining: shutting down; no more claims, the deliveries in flight finish.
  */
@@ -40,17 +37,24 @@ class OutcomeBatch {
 
 /**
  * Sends the outbox: claims pending deliveries (FOR UPDATE SKIP LOCKED, so any number of instances share the
- * work and each delivery goes once), sends each once, records the outcome. Started explicitly by the server
- * (createApp's `dispatch` option) unless DISPATCH_MODE is off, never by the CLI; shutdown waits for the
- * deliveries in flight.
+ * work and each delivery goes once), sends each once, records the outcome. Claims are fair across endpoints:
+ * at most WEBHOOK_ENDPOINT_CONCURRENCY in flight to one endpoint, counted in the database across every
+ * instance, so a dead receiver holds that many sends and no more. A finished send frees its endpoint's slot
+ * at once: the next claim is told it ended, without waiting for its outcome to be written. Started explicitly
+ * by the server (createApp's `dispatch` option) unless DISPATCH_MODE is off, never by the CLI; shutdown waits
+ * for the deliveries in flight.
  */
 @Injectable()
 export class WebhookDispatcher implements BeforeApplicationShutdown {
   private readonly logger = new Logger(WebhookDispatcher.name);
   private phase: Phase = 'stopped';
   private readonly inFlight = new Set<Promise<void>>();
-  /** The last claim filled every free slot, so more may be waiting: finished sends pull the next batch. */
-  private backlog = false;
+  /** Deliveries whose send has ended and whose outcome is being written: their rows still say claimed. */
+  private readonly sent = new Set<string>();
+  /** How many sends this process has on their way to each endpoint. */
+  private readonly sendingTo = new Map<string, number>();
+  /** A nudge for the sends that end in this turn of the event loop, all answered by one claim. */
+  private nudgeAfterTurn?: NodeJS.Immediate;
   private claiming?: Promise<void>;
   private poller?: NodeJS.Timeout;
   private readonly outcomes: OutcomeBatch;
@@ -122,25 +126,43 @@ export class WebhookDispatcher implements BeforeApplicationShutdown {
     }
   }
 
+  /** Claims until this process's slots are full or a claim finds fewer than it asked for. */
   private async claimWhileSlotsFree(): Promise<void> {
     const concurrency = this.config.webhookConcurrency;
     while (this.isClaiming() && this.inFlight.size < concurrency) {
       const wanted = concurrency - this.inFlight.size;
       const now = new Date();
-      const staleBefore = new Date(now.getTime() - this.config.webhookTimeoutMs - STALE_CLAIM_MARGIN_MS);
-      const claimed = await this.deliveries.claim(wanted, now, staleBefore);
-      for (const delivery of claimed) this.track(this.deliver(delivery));
-      this.backlog = claimed.length === wanted;
-      if (!this.backlog) return;
+      const staleBefore = new Date(now.getTime() - webhookClaimLifetimeMs(this.config));
+      const claimed = await this.deliveries.claim(wanted, this.config.webhookEndpointConcurrency, now, staleBefore, [
+        ...this.sent,
+      ]);
+      for (const delivery of claimed) {
+        this.sendingTo.set(delivery.endpointId, (this.sendingTo.get(delivery.endpointId) ?? 0) + 1);
+        this.track(this.deliver(delivery));
+      }
+      if (claimed.length < wanted) return;
     }
   }
 
   private track(sending: Promise<void>): void {
     this.inFlight.add(sending);
-    void sending.finally(() => {
-      this.inFlight.delete(sending);
-      // Refill in batches rather than one claim per finished send.
-      if (this.backlog && this.inFlight.size <= this.config.webhookConcurrency / 2) this.nudge();
+    void sending.finally(() => this.inFlight.delete(sending));
+  }
+
+  /**
+   * Claims again when this send's endpoint was at its limit here (its deliveries waiting likely wait for this
+   * slot), or when half this process's slots are free: refills come in batches rather than one claim per send,
+   * and the sends that end in one turn of the event loop share one claim.
+   */
+  private sendEnded(endpointId: string): void {
+    const sending = this.sendingTo.get(endpointId)!;
+    if (sending === 1) this.sendingTo.delete(endpointId);
+    else this.sendingTo.set(endpointId, sending - 1);
+    const busy = this.inFlight.size - this.sent.size;
+    if (sending < this.config.webhookEndpointConcurrency && busy > this.config.webhookConcurrency / 2) return;
+    this.nudgeAfterTurn ??= setImmediate(() => {
+      this.nudgeAfterTurn = undefined;
+      this.nudge();
     });
   }
 
@@ -160,11 +182,15 @@ export class WebhookDispatcher implements BeforeApplicationShutdown {
       result = { outcome: 'failed', statusCode: null, error: `not sent: ${(error as Error).message}`, durationMs: 0 };
     }
     this.metrics.deliveryFinished(result.outcome, result.durationMs);
+    this.sent.add(delivery.id);
+    this.sendEnded(delivery.endpointId);
     try {
       await this.outcomes.add({ id: delivery.id, result, at: new Date() });
     } catch (error) {
       // Unrecorded, the claim goes stale and the delivery is sent again later: at least once, never lost.
       this.logger.error(`Recording webhook delivery ${delivery.id} failed: ${(error as Error).message}`);
+    } finally {
+      this.sent.delete(delivery.id);
     }
     if (result.outcome !== 'delivered') {
       this.logger.warn(

@@ -166,7 +166,7 @@ describeIfPostgres('DISPATCH_MODE', () => {
       await createEmployee(api, tenant);
       await receiver.waitFor('/concurrency', 1);
       await delivered(endpointId, 1);
-      expect(claims).toHaveBeenCalledWith(3, expect.any(Date), expect.any(Date));
+      expect(claims).toHaveBeenCalledWith(3, 4, expect.any(Date), expect.any(Date), []);
     } finally {
       await worker.close();
     }

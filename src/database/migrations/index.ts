@@ -20,6 +20,7 @@ import { RecordEvents1763764300000 } from './1763764300000-record-events';
 import { InsertRatingIfRateable1763764400000 } from './1763764400000-insert-rating-if-rateable';
 import { SqlFunctionFiles1763764500000 } from './1763764500000-sql-function-files';
 import { Console1763764600000 } from './1763764600000-console';
+import { FairClaim1763764650000 } from './1763764650000-fair-claim';
 
 /** Every migration in order; listed rather than globbed so ts-node, Jest and dist load the same set. */
 export const MIGRATIONS = [
@@ -45,4 +46,5 @@ export const MIGRATIONS = [
   InsertRatingIfRateable1763764400000,
   SqlFunctionFiles1763764500000,
   Console1763764600000,
+  FairClaim1763764650000,
 ];
