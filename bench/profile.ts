@@ -65,7 +65,8 @@ async function main(): Promise<void> {
   const server = await startServer(
     `profile-${targetName}`,
     [`--cpu-prof-dir=${directory}`, ...target.args],
-    { PORT: String(port), ...serviceEnvironment(keys) },
+    // As bench/run.ts runs the API: metrics on, the webhook dispatcher in a process of its own (here none).
+    { PORT: String(port), ...serviceEnvironment(keys), DISPATCH_MODE: 'off', METRICS_PORT: '9472' },
     0,
     () => answers(`http://127.0.0.1:${port}${target.ready}`),
   );
