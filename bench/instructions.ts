@@ -19,7 +19,7 @@ import { join, resolve } from 'node:path';
 import { BENCH_DATABASE_URL, readBenchKeys, serviceEnvironment } from './bench-env';
 import { sampleTargets } from './sample';
 import { BenchRequest, SCENARIOS } from './scenarios';
-import { answers, SERVER_NODE, SERVER_NODE_VERSION, stop } from './servers';
+import { answers, SERVER_NODE, SERVER_NODE_VERSION, SERVICE_NODE_OPTIONS, stop } from './servers';
 
 const WARMUP = Number(process.env.INSTRUCTIONS_WARMUP ?? 3000);
 const COUNT = Number(process.env.INSTRUCTIONS_COUNT ?? 1000);
@@ -60,6 +60,7 @@ async function countBuild(build: string, next: () => BenchRequest, env: Record<s
       '--instr-atstart=no',
       `--callgrind-out-file=${join(directory, 'callgrind.out.%p')}`,
       SERVER_NODE,
+      ...SERVICE_NODE_OPTIONS,
       resolve(build, 'main.js'),
     ],
     {
