@@ -1,7 +1,9 @@
 /**
  * Instructions per request of one or more builds of the service under one scenario, counted by valgrind's
  * callgrind: unlike CPU time and req/s, an instruction count does not depend on what else the machine runs, so
- * it measures a change to the request path on a loaded machine. Each build serves WARMUP requests (so V8 has
+ * it measures a change to the request path on a loaded machine. Rounds still differ (by up to 30 % with 1,000
+ * requests counted: a mark-compact falls in the counted window or not, V8 compiles a function sooner or later),
+ * so compare builds within a round, and count more requests for a smaller change. Each build serves WARMUP requests (so V8 has
  * compiled the hot path), then callgrind counts the instructions of every thread of the process (the collector's
  * included) over COUNT more, and the count is divided by COUNT. Metrics on, no dispatcher, as compare-builds.ts. The figure is valgrind's simulated CPU, so
  * compare builds with each other, not with CPU time.
