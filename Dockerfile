@@ -35,5 +35,6 @@ EXPOSE 3000 9464
 # bash's /dev/tcp instead of a second Node process every 15 s: one request to /health/ready.
 HEALTHCHECK --interval=15s --timeout=3s --start-period=30s --retries=3 \
   CMD ["bash", "-c", "exec 3<>/dev/tcp/127.0.0.1/${PORT:-3000} && printf 'GET /health/ready HTTP/1.0\\r\\n\\r\\n' >&3 && read -r status <&3 && [[ $status == 'HTTP/1.1 200 '* ]]"]
-# Pending migrations are applied at start.
-CMD ["node", "dist/main.js"]
+# Pending migrations are applied at start. As `npm start`: Node.js 24 lets V8's young generation grow to twice
+# Node.js 20's, 60 MB more resident memory under load for no CPU it saves; the flag holds it at Node.js 20's size.
+CMD ["node", "--max-semi-space-size=16", "dist/main.js"]

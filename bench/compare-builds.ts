@@ -24,7 +24,7 @@ import { BENCH_DATABASE_URL, BenchKeys, readBenchKeys, serviceEnvironment } from
 import { postgresCpuSeconds, processCpuSeconds, processRssMb } from './process-cpu';
 import { Sample, sampleTargets } from './sample';
 import { SCENARIOS } from './scenarios';
-import { answers, startServer, stop } from './servers';
+import { answers, SERVICE_NODE_OPTIONS, startServer, stop } from './servers';
 
 const SECONDS = Number(process.env.COMPARE_SECONDS ?? 8);
 const ROUNDS = Number(process.env.COMPARE_ROUNDS ?? 3);
@@ -61,7 +61,7 @@ async function buildOf(name: string): Promise<Build> {
   const reference = REFERENCES[directory];
   const [args, readyPath] = reference
     ? [['-r', 'ts-node/register/transpile-only', join(__dirname, reference)], REFERENCE_READY]
-    : [[resolve(directory, 'main.js')], '/health/ready'];
+    : [[...SERVICE_NODE_OPTIONS, resolve(directory, 'main.js')], '/health/ready'];
   return { name, args, readyPath, databaseUrl, keys, sample: await sampleTargets(databaseUrl, keys) };
 }
 

@@ -15,7 +15,7 @@ import { BENCH_DATABASE_URL, readBenchKeys, RESULTS_DIR, serviceEnvironment } fr
 import { processCpuSeconds } from './process-cpu';
 import { sampleTargets } from './sample';
 import { SCENARIOS } from './scenarios';
-import { answers, startServer, stop } from './servers';
+import { answers, SERVICE_NODE_OPTIONS, startServer, stop } from './servers';
 
 interface ProfileNode {
   id: number;
@@ -45,7 +45,7 @@ const STAGES: [string, RegExp][] = [
 ];
 
 const TARGETS = {
-  service: { args: ['--cpu-prof', 'dist/main.js'], ready: '/health/ready' },
+  service: { args: ['--cpu-prof', ...SERVICE_NODE_OPTIONS, 'dist/main.js'], ready: '/health/ready' },
   baseline: {
     args: ['--cpu-prof', '-r', 'ts-node/register/transpile-only', 'bench/baseline-server.ts'],
     ready: '/api/v1/employees/00000000-0000-0000-0000-000000000000',
@@ -65,7 +65,8 @@ async function main(): Promise<void> {
   const server = await startServer(
     `profile-${targetName}`,
     [`--cpu-prof-dir=${directory}`, ...target.args],
-    { PORT: String(port), ...serviceEnvironment(keys) },
+    // As bench/run.ts runs the API: metrics on, the webhook dispatcher in a process of its own (here none).
+    { PORT: String(port), ...serviceEnvironment(keys), DISPATCH_MODE: 'off', METRICS_PORT: '9472' },
     0,
     () => answers(`http://127.0.0.1:${port}${target.ready}`),
   );

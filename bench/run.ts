@@ -28,7 +28,7 @@ import { postgresCpuSeconds, processCpuSeconds } from './process-cpu';
 import { addRatios, perRound, printTable, Report, Round, Row, Target, WebhookRow } from './report';
 import { Sample, sampleDeltaSyncs, sampleTargets } from './sample';
 import { Scenario, SCENARIOS } from './scenarios';
-import { answers, HAS_TASKSET, SERVER_NODE_VERSION, startServer, stop } from './servers';
+import { answers, HAS_TASKSET, SERVER_NODE_VERSION, SERVICE_NODE_OPTIONS, startServer, stop } from './servers';
 import { formatWaits, sampleWaits } from './waits';
 import type { ReceiverStats } from './webhook-receiver';
 
@@ -117,7 +117,7 @@ async function benchFull(): Promise<void> {
     const serviceEnv = serviceEnvironment(keys);
     const service = await startServer(
       'service',
-      [SERVER_ENTRY],
+      [...SERVICE_NODE_OPTIONS, SERVER_ENTRY],
       {
         ...serviceEnv,
         PORT: String(SERVICE_PORT),
@@ -142,7 +142,7 @@ async function benchFull(): Promise<void> {
       if (DISPATCH === 'worker') {
         dispatcher = await startServer(
           'dispatcher',
-          [SERVER_ENTRY],
+          [...SERVICE_NODE_OPTIONS, SERVER_ENTRY],
           {
             ...serviceEnv,
             PORT: String(DISPATCHER_PORT),
@@ -192,7 +192,7 @@ async function benchEmbedded(): Promise<void> {
     const sample = await seedEmbedded(dataDir);
     const service = await startServer(
       'service',
-      [SERVER_ENTRY],
+      [...SERVICE_NODE_OPTIONS, SERVER_ENTRY],
       {
         PORT: String(SERVICE_PORT),
         DATA_DIR: dataDir,

@@ -1,5 +1,5 @@
 import { ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { closeSync, mkdirSync, openSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { RESULTS_DIR } from './bench-env';
 
@@ -13,6 +13,19 @@ const ROOT = join(__dirname, '..');
  */
 export const SERVER_NODE = serverNode(process.env.BENCH_NODE);
 export const SERVER_NODE_VERSION = execFileSync(SERVER_NODE, ['--version'], { encoding: 'utf8' }).trim();
+
+/**
+ * The Node.js options `npm start` runs the server with (the image's CMD runs the same, container.e2e-spec.ts
+ * checks): put before a build's main.js, so the bench measures the server as it runs.
+ */
+export const SERVICE_NODE_OPTIONS = serviceNodeOptions();
+
+function serviceNodeOptions(): string[] {
+  const { scripts } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } };
+  const [node, ...rest] = scripts.start.split(' ');
+  if (node !== 'node' || rest.at(-1) !== 'dist/main.js') throw new Error(`npm start is not "node … dist/main.js"`);
+  return rest.slice(0, -1);
+}
 
 function serverNode(wanted: string | undefined): string {
   if (!wanted || wanted === process.versions.node.split('.')[0]) return process.execPath;

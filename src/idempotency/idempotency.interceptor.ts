@@ -1,11 +1,5 @@
-import {
-  CallHandler,
-  ExecutionContext,
-  HttpStatus,
-  Injectable,
-  NestInterceptor,
-  UseInterceptors,
-} from '@nestjs/common';
+import type { IncomingMessage } from 'node:http';
+import { CallHandler, ExecutionContext, HttpStatus, Injectable } from '@nestjs/common';
 import { HTTP_CODE_METADATA } from '@nestjs/common/constants';
 import { Reflector } from '@nestjs/core';
 import type { Response } from 'express';
@@ -17,10 +11,12 @@ import { setRequestTransaction } from '../database/write-context';
 import { AppError, ConflictError, ErrorBody, IdempotencyKeyReusedError, ValidationError } from '../errors/errors';
 import { toErrorResponse } from '../http/all-exceptions.filter';
 import { Enveloped, successEnvelope } from '../http/envelope';
+import { OptionalInterceptor, UseOptionalInterceptor } from '../http/optional-interceptor';
 import { IdempotencyKeysRepository, KeptResponse } from './idempotency-keys.repository';
 import { RequestFingerprints } from './request-fingerprint';
 
 export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
+const KEY_HEADER = IDEMPOTENCY_KEY_HEADER.toLowerCase();
 export const IDEMPOTENCY_REPLAYED_HEADER = 'Idempotency-Replayed';
 const KEPT_FOR_MS = 24 * 60 * 60 * 1000;
 const KEY = /^[\x20-\x7e]{1,255}$/;
@@ -56,10 +52,11 @@ interface Claim {
  * The rate limit, the key and the body checks come before. The route gets the transaction through
  * `@Write()` (database/write-context.ts). The claim is one statement (lock, then look-up), and the kept response
  * travels with COMMIT (Database.sendWithCommit): a keyed POST costs one round trip more than one without.
- * Bound to each POST route by `@Idempotent()`, not globally, so that no other request pays for an interceptor.
+ * Bound to each POST route by `@Idempotent()`, not globally, and optional (http/optional-interceptor.ts): only a
+ * request with the key runs it, so no other request pays for an interceptor.
  */
 @Injectable()
-export class IdempotencyInterceptor implements NestInterceptor {
+export class IdempotencyInterceptor implements OptionalInterceptor {
   constructor(
     private readonly reflector: Reflector,
     private readonly database: Database,
@@ -67,11 +64,14 @@ export class IdempotencyInterceptor implements NestInterceptor {
     private readonly fingerprints: RequestFingerprints,
   ) {}
 
+  appliesTo(request: IncomingMessage): boolean {
+    return request.headers[KEY_HEADER] !== undefined;
+  }
+
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
-    const key = request.headers[IDEMPOTENCY_KEY_HEADER.toLowerCase()];
-    // Bound by @Idempotent() to keyed POST routes only (idempotent.spec.ts): the method and the key are given.
-    if (key === undefined) return next.handle();
+    // Bound by @Idempotent() to keyed POST routes only (idempotent.spec.ts), and run for a request with the key.
+    const key = request.headers[KEY_HEADER];
     if (typeof key !== 'string' || !KEY.test(key)) {
       throw ValidationError.forField(
         IDEMPOTENCY_KEY_HEADER,
@@ -161,4 +161,4 @@ export class IdempotencyInterceptor implements NestInterceptor {
 }
 
 /** On every POST route under /api/v1: an Idempotency-Key makes it safe to retry (idempotent.spec.ts checks each has it). */
-export const Idempotent = () => UseInterceptors(IdempotencyInterceptor);
+export const Idempotent = () => UseOptionalInterceptor(IdempotencyInterceptor);

@@ -104,6 +104,14 @@ describe('Dockerfile', () => {
     expect(runStage).toMatch(/^USER node$/m);
   });
 
+  it('starts the server as npm start does, with its Node.js options', () => {
+    const { scripts } = JSON.parse(read('package.json')) as { scripts: Record<string, string> };
+    const cmd = JSON.parse(/^CMD (\[.*\])$/m.exec(dockerfile)![1]) as string[];
+    expect(cmd).toEqual(scripts.start.split(' '));
+    expect(scripts['start:prod']).toBe(scripts.start);
+    expect(cmd).toContain('--max-semi-space-size=16');
+  });
+
   it('keeps install-time telemetry off (scarf, pulled in by swagger-ui-dist)', () => {
     expect((JSON.parse(read('package.json')) as { scarfSettings: unknown }).scarfSettings).toEqual({ enabled: false });
     expect(dockerfile).toMatch(/^ENV SCARF_ANALYTICS=false$/m);

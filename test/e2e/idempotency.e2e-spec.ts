@@ -3,6 +3,7 @@ import { Client } from 'pg';
 import { EmployeeResponse } from '../../src/employees/dto/employee.response';
 import { ConflictError } from '../../src/errors/errors';
 import { DomainEvents } from '../../src/events/domain-events';
+import { IdempotencyInterceptor } from '../../src/idempotency/idempotency.interceptor';
 import { RetentionJob } from '../../src/retention/retention.job';
 import { checkedRequest } from '../support/api-client';
 import { createTenant, createTestApp, dataSourceOf, TestTenant } from '../support/app';
@@ -279,5 +280,19 @@ describe('safe retries: Idempotency-Key on every POST', () => {
     expect(first.headers['idempotency-replayed']).toBeUndefined();
     await post('/employees', body).expect(409);
     expect((first.body.data as EmployeeResponse).personnelNumber).toBe(body.personnelNumber);
+  });
+
+  it('runs a POST without a key outside the idempotency interceptor, a keyed or malformed one inside', async () => {
+    const intercept = jest.spyOn(IdempotencyInterceptor.prototype, 'intercept');
+    try {
+      await post('/employees', newEmployee()).expect(201);
+      await post('/employees', { personnelNumber: '' }).expect(400);
+      expect(intercept).not.toHaveBeenCalled();
+      await post('/employees', newEmployee(), 'inside').expect(201);
+      await post('/employees', newEmployee(), '').expect(400);
+      expect(intercept).toHaveBeenCalledTimes(2);
+    } finally {
+      intercept.mockRestore();
+    }
   });
 });

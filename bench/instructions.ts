@@ -1,0 +1,120 @@
+/**
+ * Instructions per request of one or more builds of the service under one scenario, counted by valgrind's
+ * callgrind: unlike CPU time and req/s, an instruction count does not depend on what else the machine runs, so
+ * it measures a change to the request path on a loaded machine. Rounds still differ (by up to 30 % with 1,000
+ * requests counted: a mark-compact falls in the counted window or not, V8 compiles a function sooner or later),
+ * so compare builds within a round, and count more requests for a smaller change. Each build serves WARMUP requests (so V8 has
+ * compiled the hot path), then callgrind counts the instructions of every thread of the process (the collector's
+ * included) over COUNT more, and the count is divided by COUNT. Metrics on, no dispatcher, as compare-builds.ts. The figure is valgrind's simulated CPU, so
+ * compare builds with each other, not with CPU time.
+ *
+ *   npx ts-node --transpile-only bench/instructions.ts "POST employee" bench/tmp/before dist
+ *
+ * Env: INSTRUCTIONS_WARMUP (3000), INSTRUCTIONS_COUNT (1000), INSTRUCTIONS_CONNECTIONS (4), INSTRUCTIONS_ROUNDS (2),
+ * BENCH_NODE (24: the image's Node.js 24, as bench/run.ts). Prints each round, then each build's mean and its
+ * difference to the first build's. Needs valgrind and the bench seed (`npm run bench:seed`).
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { BENCH_DATABASE_URL, readBenchKeys, serviceEnvironment } from './bench-env';
+import { sampleTargets } from './sample';
+import { BenchRequest, SCENARIOS } from './scenarios';
+import { answers, SERVER_NODE, SERVER_NODE_VERSION, SERVICE_NODE_OPTIONS, stop } from './servers';
+
+const WARMUP = Number(process.env.INSTRUCTIONS_WARMUP ?? 3000);
+const COUNT = Number(process.env.INSTRUCTIONS_COUNT ?? 1000);
+const CONNECTIONS = Number(process.env.INSTRUCTIONS_CONNECTIONS ?? 4);
+const ROUNDS = Number(process.env.INSTRUCTIONS_ROUNDS ?? 2);
+const PORT = 3921;
+
+/** Sends `total` requests, `CONNECTIONS` at a time; a non-2xx answer stops the run, as it would skew the count. */
+async function send(total: number, next: () => BenchRequest): Promise<void> {
+  let left = total;
+  const worker = async () => {
+    while (left-- > 0) {
+      const { method, path, headers, body } = next();
+      const response = await fetch(`http://127.0.0.1:${PORT}${path}`, { method, headers, body });
+      await response.arrayBuffer();
+      if (response.status >= 300) throw new Error(`${method} ${path}: ${response.status}`);
+    }
+  };
+  await Promise.all(Array.from({ length: CONNECTIONS }, worker));
+}
+
+/** The instructions callgrind counted in its dump files (the summary line of each), all threads together. */
+function countedInstructions(directory: string): number {
+  return readdirSync(directory)
+    .map((file) => /^summary: (\d+)/m.exec(readFileSync(join(directory, file), 'utf8'))?.[1])
+    .reduce((sum, count) => sum + Number(count ?? 0), 0);
+}
+
+async function countBuild(build: string, next: () => BenchRequest, env: Record<string, string>): Promise<number> {
+  const directory = join(tmpdir(), `instructions-${process.pid}-${Date.now()}`);
+  execFileSync('mkdir', ['-p', directory]);
+  const child = spawn(
+    'valgrind',
+    [
+      '--tool=callgrind',
+      // V8 writes and rewrites machine code in its heap: valgrind must see each change.
+      '--smc-check=all-non-file',
+      '--instr-atstart=no',
+      `--callgrind-out-file=${join(directory, 'callgrind.out.%p')}`,
+      SERVER_NODE,
+      ...SERVICE_NODE_OPTIONS,
+      resolve(build, 'main.js'),
+    ],
+    {
+      env: { ...process.env, ...env, PORT: String(PORT), METRICS_PORT: '9471', DISPATCH_MODE: 'off' },
+      stdio: 'ignore',
+    },
+  );
+  try {
+    const deadline = Date.now() + 600_000;
+    while (!(await answers(`http://127.0.0.1:${PORT}/health/ready`))) {
+      if (child.exitCode !== null || Date.now() > deadline) throw new Error(`${build} did not start`);
+      await new Promise((done) => setTimeout(done, 1000));
+    }
+    await send(WARMUP, next);
+    execFileSync('callgrind_control', ['--instr=on', String(child.pid)], { stdio: 'ignore' });
+    await send(COUNT, next);
+    execFileSync('callgrind_control', ['--dump', String(child.pid)], { stdio: 'ignore' });
+    return countedInstructions(directory) / COUNT;
+  } finally {
+    await stop(child);
+    rmSync(directory, { recursive: true, force: true });
+  }
+}
+
+async function main(): Promise<void> {
+  const [scenarioName, ...builds] = process.argv.slice(2);
+  const scenario = SCENARIOS.find((candidate) => candidate.name === scenarioName);
+  if (!scenario || builds.length === 0) throw new Error('Usage: instructions.ts SCENARIO BUILD_DIR [BUILD_DIR …]');
+  const keys = readBenchKeys();
+  const env = serviceEnvironment(keys);
+  const sample = await sampleTargets(BENCH_DATABASE_URL, keys);
+  console.log(`${scenarioName}: ${WARMUP} requests warm-up, ${COUNT} counted, Node.js ${SERVER_NODE_VERSION}`);
+  const counts = new Map<string, number[]>(builds.map((build) => [build, []]));
+  for (let round = 1; round <= ROUNDS; round++) {
+    for (const build of builds) {
+      const perRequest = await countBuild(build, scenario.requests(sample), env);
+      counts.get(build)!.push(perRequest);
+      console.log(`round ${round} ${build.padEnd(24)} ${(perRequest / 1e6).toFixed(3)} M instructions/request`);
+    }
+  }
+  const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
+  const first = mean(counts.get(builds[0])!);
+  for (const [build, values] of counts) {
+    const change = ((mean(values) / first - 1) * 100).toFixed(1);
+    const spread = values.map((value) => (value / 1e6).toFixed(3)).join(', ');
+    console.log(
+      `${build.padEnd(24)} mean ${(mean(values) / 1e6).toFixed(3)} M/request (${change} %; rounds ${spread})`,
+    );
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
