@@ -35,10 +35,10 @@ export class BookkeepingWrites {
     this.inFlight.add(kind);
     try {
       await this.database.transaction(async (manager) => {
-        await manager.query(
-          `SELECT set_config('lock_timeout', $1, true), set_config('statement_timeout', $2, true)`,
-          [LOCK_TIMEOUT, STATEMENT_TIMEOUT],
-        );
+        await manager.query(`SELECT set_config('lock_timeout', $1, true), set_config('statement_timeout', $2, true)`, [
+          LOCK_TIMEOUT,
+          STATEMENT_TIMEOUT,
+        ]);
         await write(manager);
       });
       return true;
@@ -81,14 +81,16 @@ export class BookkeepingQueue<T> {
     if (this.due.size === 0 || this.writes.busy(this.kind)) return;
     const batch = new Map(this.due);
     this.due.clear();
-    this.writes.run(this.kind, (manager) => this.writeAll([...batch.values()], manager)).then(
-      () => this.flush(),
-      (error: unknown) => {
-        for (const [row, entry] of batch) if (!this.due.has(row)) this.due.set(row, entry);
-        this.failed(error, batch.size);
-        this.retryLater();
-      },
-    );
+    this.writes
+      .run(this.kind, (manager) => this.writeAll([...batch.values()], manager))
+      .then(
+        () => this.flush(),
+        (error: unknown) => {
+          for (const [row, entry] of batch) if (!this.due.has(row)) this.due.set(row, entry);
+          this.failed(error, batch.size);
+          this.retryLater();
+        },
+      );
   }
 
   private retryLater(): void {
