@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
-import { BookkeepingWrites } from '../database/bookkeeping-writes';
+import { BOOKKEEPING_RETRY_MS, BookkeepingWrites } from '../database/bookkeeping-writes';
 import { Database } from '../database/database';
 import { hashApiKey } from './api-key-hash';
 import { ActiveApiKey, ApiKeysRepository } from './api-keys.repository';
@@ -98,6 +98,33 @@ describe('ApiKeysService.authenticate', () => {
     await settled();
     expect(warn).toHaveBeenCalledTimes(1);
     expect(warn.mock.calls[0][0]).toContain('database down');
+  });
+
+  it('tries a failed write again a second later, reporting the run of failures once', async () => {
+    jest.useFakeTimers({ doNotFake: ['setImmediate', 'Date'] });
+    try {
+      const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+      const recordUses = jest
+        .fn()
+        .mockRejectedValueOnce(new Error('lock timeout'))
+        .mockRejectedValueOnce(new Error('lock timeout'))
+        .mockResolvedValue(undefined);
+      const service = serviceWith(row(), recordUses);
+      await service.authenticate(CLEAR_KEY);
+      await settled();
+      for (let retry = 0; retry < 2; retry++) {
+        jest.advanceTimersByTime(BOOKKEEPING_RETRY_MS);
+        await settled();
+      }
+      expect(recordUses).toHaveBeenCalledTimes(3);
+      expect(recordUses).toHaveBeenLastCalledWith(
+        [{ organisationId: 'org-1', id: 'key-1', usedAt: new Date(1_000_000) }],
+        expect.anything(),
+      );
+      expect(warn).toHaveBeenCalledTimes(1);
+    } finally {
+      jest.useRealTimers();
+    }
   });
 
   it('refuses a key once its expiry has passed, even while it is cached', async () => {

@@ -52,11 +52,13 @@ export class BookkeepingWrites {
  * Bookkeeping due for many rows at once (the keys used this minute): entries collect by row and are written
  * together, all in one statement, by one write of the kind at a time. What comes due while a write is in
  * flight waits for it; what a failed write could not write is tried again after BOOKKEEPING_RETRY_MS, unless
- * a newer entry of its row came meanwhile.
+ * a newer entry of its row came meanwhile. A run of failures (a lock of minutes, an outage) is reported once.
  */
 export class BookkeepingQueue<T> {
   private readonly due = new Map<string, T>();
   private retry?: NodeJS.Timeout;
+  /** Whether the last write failed: `failed` hears of the first failure of a run of them, not of every retry. */
+  private failing = false;
 
   constructor(
     private readonly writes: BookkeepingWrites,
@@ -84,10 +86,14 @@ export class BookkeepingQueue<T> {
     this.writes
       .run(this.kind, (manager) => this.writeAll([...batch.values()], manager))
       .then(
-        () => this.flush(),
+        () => {
+          this.failing = false;
+          this.flush();
+        },
         (error: unknown) => {
           for (const [row, entry] of batch) if (!this.due.has(row)) this.due.set(row, entry);
-          this.failed(error, batch.size);
+          if (!this.failing) this.failed(error, batch.size);
+          this.failing = true;
           this.retryLater();
         },
       );
