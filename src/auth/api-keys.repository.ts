@@ -9,6 +9,13 @@ export type ApiKeySummary = Omit<ApiKey, 'keyHash'>;
 /** What a request needs of its key, found by the key's hash. */
 export type ActiveApiKey = Pick<ApiKey, 'id' | 'organisationId' | 'name' | 'scopes' | 'expiresAt'>;
 
+/** A use of a key, to be recorded as its last use. */
+export interface KeyUse {
+  organisationId: string;
+  id: string;
+  usedAt: Date;
+}
+
 /** The SQL of API keys. */
 @Injectable()
 export class ApiKeysRepository {
@@ -45,15 +52,17 @@ export class ApiKeysRepository {
   }
 
   /**
-   * Records a use of the key at `usedAt`, unless one at most a minute older is recorded: with several
-   * instances, each throttling in memory, the key's row is still written about once a minute.
+   * Across organisations by nature (each key with its own): records the uses of many keys in one statement, each
+   * at its `usedAt`, unless one at most a minute older is recorded: with several instances, each throttling in
+   * memory, a key's row is still written about once a minute.
    */
-  async recordUse(organisationId: string, id: string, usedAt: Date, manager?: EntityManager): Promise<void> {
+  async recordUses(uses: KeyUse[], manager?: EntityManager): Promise<void> {
     await this.database.manager(manager).query(
-      `UPDATE api_keys SET last_used_at = $3
-          WHERE organisation_id = $1 AND id = $2
-            AND (last_used_at IS NULL OR last_used_at <= $3::timestamptz - interval '1 minute')`,
-      [organisationId, id, usedAt],
+      `UPDATE api_keys k SET last_used_at = u.used_at
+         FROM unnest($1::uuid[], $2::uuid[], $3::timestamptz[]) AS u (organisation_id, id, used_at)
+        WHERE k.organisation_id = u.organisation_id AND k.id = u.id
+          AND (k.last_used_at IS NULL OR k.last_used_at <= u.used_at - interval '1 minute')`,
+      [uses.map((use) => use.organisationId), uses.map((use) => use.id), uses.map((use) => use.usedAt)],
     );
   }
 

@@ -1,12 +1,13 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { EntityManager } from 'typeorm';
+import { BookkeepingQueue, BookkeepingWrites } from '../database/bookkeeping-writes';
 import { Database } from '../database/database';
 import { isUuid, newId } from '../database/uuid';
 import { NotFoundError, ValidationError } from '../errors/errors';
 import { generateApiKey, hashApiKey } from './api-key-hash';
 import { API_KEY_CHANGED, ApiKeyChanged, KeyChangeActor } from './api-key.events';
-import { ApiKeysRepository, ApiKeySummary } from './api-keys.repository';
+import { ApiKeysRepository, ApiKeySummary, KeyUse } from './api-keys.repository';
 import { API_SCOPES, ApiScope, isApiScope } from './scopes';
 
 export interface AuthenticatedKey {
@@ -48,17 +49,31 @@ const NAME_MAX_LENGTH = 200;
 const MAX_REMEMBERED_USES = 10_000;
 
 @Injectable()
-export class ApiKeysService {
+export class ApiKeysService implements OnModuleDestroy {
   private readonly logger = new Logger(ApiKeysService.name);
   private readonly cache = new Map<string, { key: AuthenticatedKey; cachedUntil: number }>();
-  /** When this instance last wrote each key's lastUsedAt (or tried to). */
+  /** When this instance last queued each key's lastUsedAt. */
   private readonly usesWritten = new Map<string, number>();
+  /** The uses due to be written, all keys' in one bookkeeping write at a time. */
+  private readonly uses: BookkeepingQueue<KeyUse>;
 
   constructor(
     private readonly apiKeys: ApiKeysRepository,
     private readonly database: Database,
     private readonly emitter: EventEmitter2,
-  ) {}
+    bookkeeping: BookkeepingWrites,
+  ) {
+    this.uses = new BookkeepingQueue(
+      bookkeeping,
+      'API key last use',
+      (uses, manager) => this.apiKeys.recordUses(uses, manager),
+      (error, keys) => this.logger.warn(`Could not record the last use of ${keys} API keys yet: ${String(error)}`),
+    );
+  }
+
+  onModuleDestroy(): void {
+    this.uses.stop();
+  }
 
   /**
    * With an `actor` (the command line, a console user) the change is announced (API_KEY_CHANGED) in its
@@ -153,17 +168,15 @@ export class ApiKeysService {
   }
 
   /**
-   * Writes the key's lastUsedAt at most once a minute, on the pool and unawaited: the guards run before any
-   * request transaction begins, and a failed write is logged, never the request's failure.
+   * Queues the key's lastUsedAt at most once a minute; the queue writes it unawaited, as bookkeeping (see
+   * BookkeepingWrites): a request never waits for it, and a failed write is logged and tried again.
    */
   private recordUse(key: AuthenticatedKey, now: number): void {
     const written = this.usesWritten.get(key.keyId);
     if (written !== undefined && now - written < LAST_USED_PRECISION_MS) return;
     if (this.usesWritten.size >= MAX_REMEMBERED_USES) this.usesWritten.clear();
     this.usesWritten.set(key.keyId, now);
-    this.apiKeys.recordUse(key.organisationId, key.keyId, new Date(now)).catch((error: unknown) => {
-      this.logger.warn(`Could not record the last use of API key ${key.keyId}: ${String(error)}`);
-    });
+    this.uses.add(key.keyId, { organisationId: key.organisationId, id: key.keyId, usedAt: new Date(now) });
   }
 }
 

@@ -8,8 +8,15 @@ import { Organisation } from './entities/organisation.entity';
 export class OrganisationsRepository {
   constructor(private readonly database: Database) {}
 
-  async insert(organisation: Organisation, manager?: EntityManager): Promise<void> {
-    await this.database.manager(manager).insert(Organisation, organisation);
+  /** False, writing nothing, when another organisation has the name in any case (no unique violation is raised). */
+  async insert(organisation: Organisation, manager?: EntityManager): Promise<boolean> {
+    const rows: unknown[] = await this.database
+      .manager(manager)
+      .query(
+        `INSERT INTO organisations (id, name, created_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING id`,
+        [organisation.id, organisation.name, organisation.createdAt],
+      );
+    return rows.length === 1;
   }
 
   async findById(organisationId: string, manager?: EntityManager): Promise<Organisation | null> {

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { isUuid, newId } from '../database/uuid';
 import { ConflictError, NotFoundError, ValidationError } from '../errors/errors';
-import { mapConstraintErrors } from '../errors/postgres-errors';
 import { Organisation } from './entities/organisation.entity';
 import { OrganisationsRepository } from './organisations.repository';
 
@@ -21,9 +20,7 @@ export class OrganisationsService {
     const duplicate = new ConflictError(`An organisation named "${trimmed}" already exists`);
     if (await this.organisations.findByName(trimmed)) throw duplicate;
     const organisation: Organisation = { id: newId(), name: trimmed, createdAt: new Date() };
-    await mapConstraintErrors(this.organisations.insert(organisation), {
-      unique: { organisations_name_key: duplicate.message },
-    });
+    if (!(await this.organisations.insert(organisation))) throw duplicate;
     return organisation;
   }
 

@@ -68,4 +68,29 @@ describe('ColumnMap', () => {
         'RETURNING t.id ) SELECT id FROM written',
     );
   });
+
+  it('guards the UPDATEs by unique keys: another row holding a new value is answered, and nothing is written', () => {
+    const guarded = new ColumnMap<Thing & { updatedAt: Date }>([
+      ...THINGS.columns,
+      { property: 'updatedAt', column: 'updated_at', type: 'timestamptz' },
+    ]).guardedBy([{ constraint: 'things_name_key', column: 'name', lower: true }]);
+    const squashed = (sql: string) => sql.replace(/\s+/g, ' ');
+    expect(squashed(guarded.updateOne('things'))).toBe(
+      'WITH conflict AS ( SELECT CASE WHEN EXISTS (SELECT FROM things o WHERE o.organisation_id = $1 ' +
+        "AND o.id <> $2::uuid AND lower(o.name) = lower($3::text)) THEN 'things_name_key' END AS constraint_name " +
+        '), written AS ( UPDATE things SET name = $3::text, size = $4::integer, updated_at = $5 ' +
+        'WHERE organisation_id = $1 AND id = $2 AND (things.name, things.size) IS DISTINCT FROM ($3::text, $4::integer) ' +
+        'AND (SELECT constraint_name FROM conflict) IS NULL RETURNING id ) ' +
+        'SELECT id, NULL::text AS conflict FROM written ' +
+        'UNION ALL SELECT NULL, constraint_name FROM conflict WHERE constraint_name IS NOT NULL',
+    );
+    const many = squashed(guarded.updateMany('things'));
+    expect(many).toContain(
+      'WITH v AS ( SELECT * FROM unnest($2::uuid[], $3::text[], $4::integer[], $5::timestamptz[], $6::timestamptz[]) ' +
+        'WITH ORDINALITY AS v (id, name, size, created_at, updated_at, position) )',
+    );
+    expect(many).toContain("AND o.id <> v.id AND lower(o.name) = lower(v.name)) THEN 'things_name_key' END");
+    expect(many).toContain('ORDER BY position LIMIT 1');
+    expect(many).toContain('AND NOT EXISTS (SELECT FROM conflict) RETURNING t.id');
+  });
 });

@@ -1,6 +1,7 @@
 import { Global, Module } from '@nestjs/common';
+import { BookkeepingWrites } from './bookkeeping-writes';
 import { Database } from './database';
 
 @Global()
-@Module({ providers: [Database], exports: [Database] })
+@Module({ providers: [Database, BookkeepingWrites], exports: [Database, BookkeepingWrites] })
 export class DatabaseModule {}

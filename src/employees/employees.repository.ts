@@ -5,7 +5,7 @@ import { Database } from '../database/database';
 import { escapeLikePattern } from '../database/like-pattern';
 import { SqlConditions } from '../database/sql-conditions';
 import { NotFoundError } from '../errors/errors';
-import { mapConstraintErrors } from '../errors/postgres-errors';
+import { GuardedRow, mapConstraintErrors, takenError, writtenIds } from '../errors/postgres-errors';
 import { ListOrder, ListRows, PageWindow, orderByColumns } from '../pagination/cursor';
 import { RatingType } from '../skills/rating-types';
 import { toDateOrNull } from '../validation/iso-date-time';
@@ -52,9 +52,16 @@ export const EMPLOYEE_COLUMNS = new ColumnMap<EmployeeFields>([
 /** What a PATCH writes beside updated_at. */
 const CHANGEABLE = EMPLOYEE_COLUMNS.changeable();
 
-/** The no-op-aware UPDATEs of one and of many rows (ColumnMap.updateOne, updateMany). */
-const UPDATE_ONE = EMPLOYEE_COLUMNS.updateOne('employees');
-const UPDATE_MANY = EMPLOYEE_COLUMNS.updateMany('employees');
+/**
+ * The no-op-aware UPDATEs of one and of many rows (ColumnMap.updateOne, updateMany), guarded by the unique keys
+ * in the order of their indexes (migration 1763762500000).
+ */
+const GUARDED = EMPLOYEE_COLUMNS.guardedBy([
+  { constraint: 'employees_personnel_number_key', column: 'personnel_number' },
+  { constraint: 'employees_business_email_key', column: 'business_email', lower: true },
+]);
+const UPDATE_ONE = GUARDED.updateOne('employees');
+const UPDATE_MANY = GUARDED.updateMany('employees');
 
 /** The rows a list filters (aliased `f`), the column of their employee id, and the conditions. */
 interface ListFilters {
@@ -232,8 +239,10 @@ export class EmployeesRepository {
    */
   async update(organisationId: string, employee: Employee, updatedAt: Date, manager?: EntityManager): Promise<boolean> {
     const values = [organisationId, employee.id, ...CHANGEABLE.values(employee), updatedAt];
-    const written = this.database.manager(manager).query<unknown[]>(UPDATE_ONE, values);
-    return (await mapConstraintErrors(written, { unique: EMPLOYEE_UNIQUE_MESSAGES })).length > 0;
+    const written = this.database.manager(manager).query<GuardedRow[]>(UPDATE_ONE, values);
+    // The guard finds a taken value first; the index only sees one written at the same moment, uncommitted.
+    const rows = await mapConstraintErrors(written, { unique: EMPLOYEE_UNIQUE_MESSAGES });
+    return writtenIds(rows, EMPLOYEE_UNIQUE_MESSAGES).length > 0;
   }
 
   /** The organisation's employees with these personnel numbers, locked until the transaction ends. */
@@ -254,19 +263,18 @@ export class EmployeesRepository {
 
   /**
    * insert for many employees in one statement, the function `insert_employees` (sql/insert-employees.sql), whose
-   * plan the database keeps; one duplicate fails them all (409, as insert).
+   * plan the database keeps; one duplicate fails them all (409, as insert): the function writes around it and
+   * names its index, and the error rolls back what it wrote.
    */
   async insertMany(organisationId: string, employees: Employee[], manager?: EntityManager): Promise<void> {
     if (employees.length === 0) return;
-    await mapConstraintErrors(
-      this.database
-        .manager(manager)
-        .query(`SELECT insert_employees($1, ${EMPLOYEE_COLUMNS.placeholders(2)})`, [
-          organisationId,
-          ...EMPLOYEE_COLUMNS.arrays(employees),
-        ]),
-      { unique: EMPLOYEE_UNIQUE_MESSAGES },
-    );
+    const [{ conflict }] = await this.database
+      .manager(manager)
+      .query<{ conflict: string | null }[]>(
+        `SELECT insert_employees($1, ${EMPLOYEE_COLUMNS.placeholders(2)}) AS conflict`,
+        [organisationId, ...EMPLOYEE_COLUMNS.arrays(employees)],
+      );
+    if (conflict) throw takenError(conflict, EMPLOYEE_UNIQUE_MESSAGES);
   }
 
   /**
@@ -276,8 +284,11 @@ export class EmployeesRepository {
   async updateMany(organisationId: string, employees: Employee[], manager?: EntityManager): Promise<string[]> {
     if (employees.length === 0) return [];
     const values = [organisationId, ...EMPLOYEE_COLUMNS.arrays(employees)];
-    const written = this.database.manager(manager).query<{ id: string }[]>(UPDATE_MANY, values);
-    return (await mapConstraintErrors(written, { unique: EMPLOYEE_UNIQUE_MESSAGES })).map((row) => row.id);
+    const written = this.database.manager(manager).query<GuardedRow[]>(UPDATE_MANY, values);
+    return writtenIds(
+      await mapConstraintErrors(written, { unique: EMPLOYEE_UNIQUE_MESSAGES }),
+      EMPLOYEE_UNIQUE_MESSAGES,
+    );
   }
 
   async deactivate(organisationId: string, id: string, at: Date, manager?: EntityManager): Promise<void> {

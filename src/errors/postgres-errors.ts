@@ -33,3 +33,27 @@ export async function mapConstraintErrors<T>(write: Promise<T>, errors: Constrai
     throw error;
   }
 }
+
+/**
+ * A row of a guarded write (ColumnMap's updateOne and updateMany with unique keys, an insert that does nothing on
+ * a conflict): an id it wrote, or the unique index a row of it found taken and did not break. Finding the
+ * conflict before the index does keeps the taken value out of PostgreSQL's own log, which records every unique
+ * violation with its key (issue 41).
+ */
+export interface GuardedRow {
+  id: string | null;
+  conflict: string | null;
+}
+
+/** The ids the guarded write wrote; the 409 of `unique` (as mapConstraintErrors) when it found an index taken. */
+export function writtenIds(rows: GuardedRow[], unique: Record<string, string>): string[] {
+  const conflict = rows.find((row) => row.conflict !== null)?.conflict;
+  if (conflict) throw takenError(conflict, unique);
+  return rows.map((row) => row.id!);
+}
+
+/** The 409 of a unique index a write found taken; an index without a message is the server's error. */
+export function takenError(constraint: string, unique: Record<string, string>): Error {
+  const message = unique[constraint];
+  return message ? new ConflictError(message) : new Error(`Unexpected conflict on ${constraint}`);
+}

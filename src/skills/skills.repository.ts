@@ -6,7 +6,7 @@ import { escapeLikePattern } from '../database/like-pattern';
 import { SqlConditions } from '../database/sql-conditions';
 import { isUuid } from '../database/uuid';
 import { ConflictError, NotFoundError } from '../errors/errors';
-import { mapConstraintErrors } from '../errors/postgres-errors';
+import { GuardedRow, mapConstraintErrors, writtenIds } from '../errors/postgres-errors';
 import { ListOrder, ListRows, PageWindow, orderByColumns } from '../pagination/cursor';
 import { toDateOrNull } from '../validation/iso-date-time';
 import { ListSkillsQuery } from './dto/list-skills.query';
@@ -33,9 +33,10 @@ const SKILL_COLUMNS = new ColumnMap<SkillFields>([
 /** What a PATCH writes beside updated_at. */
 const CHANGEABLE = SKILL_COLUMNS.changeable();
 
-/** The no-op-aware UPDATEs of one and of many rows (ColumnMap.updateOne, updateMany). */
-const UPDATE_ONE = SKILL_COLUMNS.updateOne('skills');
-const UPDATE_MANY = SKILL_COLUMNS.updateMany('skills');
+/** The no-op-aware UPDATEs of one and of many rows (ColumnMap.updateOne, updateMany), guarded by the name. */
+const GUARDED = SKILL_COLUMNS.guardedBy([{ constraint: 'skills_name_key', column: 'name', lower: true }]);
+const UPDATE_ONE = GUARDED.updateOne('skills');
+const UPDATE_MANY = GUARDED.updateMany('skills');
 
 /** All SQL of the skills catalogue. */
 @Injectable()
@@ -139,8 +140,10 @@ export class SkillsRepository {
    */
   async update(organisationId: string, skill: Skill, updatedAt: Date, manager?: EntityManager): Promise<boolean> {
     const values = [organisationId, skill.id, ...CHANGEABLE.values(skill), updatedAt];
-    const written = this.database.manager(manager).query<unknown[]>(UPDATE_ONE, values);
-    return (await mapConstraintErrors(written, { unique: SKILL_UNIQUE_MESSAGES })).length > 0;
+    const written = this.database.manager(manager).query<GuardedRow[]>(UPDATE_ONE, values);
+    // The guard finds a taken name first; the index only sees one written at the same moment, uncommitted.
+    const rows = await mapConstraintErrors(written, { unique: SKILL_UNIQUE_MESSAGES });
+    return writtenIds(rows, SKILL_UNIQUE_MESSAGES).length > 0;
   }
 
   /** The organisation's skills with these names (compared lower-case), locked until the transaction ends. */
@@ -155,17 +158,24 @@ export class SkillsRepository {
       .getMany();
   }
 
-  /** insert for many skills in one statement; one duplicate name fails them all (409, as insert). */
+  /**
+   * insert for many skills in one statement; one duplicate name fails them all (409, as insert): the statement
+   * writes around it, without the unique violation PostgreSQL would log with the name, and the error rolls back
+   * what it wrote. The name is the one unique key a new skill can take.
+   */
   async insertMany(organisationId: string, skills: Skill[], manager?: EntityManager): Promise<void> {
     if (skills.length === 0) return;
-    await mapConstraintErrors(
-      this.database.manager(manager).query(
-        `INSERT INTO skills (organisation_id, ${SKILL_COLUMNS.names()})
-         SELECT $1, ${SKILL_COLUMNS.names('v')} FROM ${SKILL_COLUMNS.unnest(2, 'v')}`,
-        [organisationId, ...SKILL_COLUMNS.arrays(skills)],
-      ),
-      { unique: SKILL_UNIQUE_MESSAGES },
+    const [{ written }] = await this.database.manager(manager).query<{ written: number }[]>(
+      `WITH written AS (
+         INSERT INTO skills (organisation_id, ${SKILL_COLUMNS.names()})
+         SELECT $1, ${SKILL_COLUMNS.names('v')} FROM ${SKILL_COLUMNS.unnest(2, 'v')}
+         ON CONFLICT DO NOTHING
+         RETURNING 1
+       )
+       SELECT count(*)::int AS written FROM written`,
+      [organisationId, ...SKILL_COLUMNS.arrays(skills)],
     );
+    if (written < skills.length) throw new ConflictError(SKILL_UNIQUE_MESSAGES.skills_name_key);
   }
 
   /**
@@ -175,8 +185,8 @@ export class SkillsRepository {
   async updateMany(organisationId: string, skills: Skill[], manager?: EntityManager): Promise<string[]> {
     if (skills.length === 0) return [];
     const values = [organisationId, ...SKILL_COLUMNS.arrays(skills)];
-    const written = this.database.manager(manager).query<{ id: string }[]>(UPDATE_MANY, values);
-    return (await mapConstraintErrors(written, { unique: SKILL_UNIQUE_MESSAGES })).map((row) => row.id);
+    const written = this.database.manager(manager).query<GuardedRow[]>(UPDATE_MANY, values);
+    return writtenIds(await mapConstraintErrors(written, { unique: SKILL_UNIQUE_MESSAGES }), SKILL_UNIQUE_MESSAGES);
   }
 
   /** A skill something still references (an employee skill) is 409. */

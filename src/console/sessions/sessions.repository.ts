@@ -13,12 +13,6 @@ export interface SessionRow {
   lastActivityAt: Date;
 }
 
-/**
- * How long a session's last-activity write may wait for a lock: it is bookkeeping, and a request never waits
- * on it; past this the write is dropped (the next request, a minute on, writes again).
- */
-const BOOKKEEPING_LOCK_TIMEOUT = '100ms';
-
 /** The SQL of console sessions and of the failed sign-ins that lock an email. */
 @Injectable()
 export class SessionsRepository {
@@ -75,19 +69,15 @@ export class SessionsRepository {
   }
 
   /**
-   * Bookkeeping (the one write of a session's last activity): a short transaction of its own that gives up on
-   * any lock after BOOKKEEPING_LOCK_TIMEOUT, writing only when the stored time is a minute old or more, so
-   * several instances write a session about once a minute. Failures are the caller's to ignore.
+   * Bookkeeping (the one write of a session's last activity, see BookkeepingWrites): writes only when the stored
+   * time is a minute old or more, so several instances write a session about once a minute.
    */
-  async touch(organisationId: string, idHash: string, at: Date): Promise<void> {
-    await this.database.transaction(async (manager) => {
-      await manager.query(`SET LOCAL lock_timeout = '${BOOKKEEPING_LOCK_TIMEOUT}'`);
-      await manager.query(
-        `UPDATE console_sessions SET last_activity_at = $3
-          WHERE organisation_id = $1 AND id_hash = $2 AND last_activity_at <= $3::timestamptz - interval '1 minute'`,
-        [organisationId, idHash, at],
-      );
-    });
+  async touch(organisationId: string, idHash: string, at: Date, manager?: EntityManager): Promise<void> {
+    await this.database.manager(manager).query(
+      `UPDATE console_sessions SET last_activity_at = $3
+        WHERE organisation_id = $1 AND id_hash = $2 AND last_activity_at <= $3::timestamptz - interval '1 minute'`,
+      [organisationId, idHash, at],
+    );
   }
 
   async delete(organisationId: string, idHash: string, manager?: EntityManager): Promise<void> {

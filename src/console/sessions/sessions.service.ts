@@ -3,6 +3,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { Response } from 'express';
 import { EntityManager } from 'typeorm';
 import { APP_CONFIG, AppConfig } from '../../config/config';
+import { BookkeepingWrites } from '../../database/bookkeeping-writes';
 import { ConsoleRequest, ConsoleViewer } from '../http/console-request';
 import { clearCookie, readCookie, setCookie } from '../http/cookies';
 import { SessionsRepository } from './sessions.repository';
@@ -31,6 +32,7 @@ export class SessionsService {
   constructor(
     private readonly sessions: SessionsRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly bookkeeping: BookkeepingWrites,
   ) {}
 
   /** Starts a session for the person and sets its cookie. */
@@ -83,9 +85,13 @@ export class SessionsService {
     await this.sessions.deleteForUser(organisationId, userId, manager);
   }
 
-  /** Unawaited: the request goes on whether the write lands, waits or fails. */
+  /**
+   * Bookkeeping, unawaited: the request goes on whether the write lands or fails. While another session's write
+   * is in flight this one is dropped; the session's next request writes it.
+   */
   private touch(organisationId: string, hash: string, now: number): void {
-    this.sessions.touch(organisationId, hash, new Date(now)).catch((error: unknown) => {
+    const write = (manager: EntityManager) => this.sessions.touch(organisationId, hash, new Date(now), manager);
+    this.bookkeeping.run('console session activity', write).catch((error: unknown) => {
       this.logger.debug(`A session's last activity was not written: ${String(error)}`);
     });
   }
