@@ -259,16 +259,20 @@ export function deliveryPage(
           ? html`<form method="post" action="${path}/redeliver"><button type="submit">Redeliver</button></form>`
           : ''
       }
-      <h2 id="body-heading">Body sent</h2>
-      <pre class="code" tabindex="0" aria-labelledby="body-heading">${asText(delivery.body)}</pre>
-      <h2 id="response-heading">Response body (first 1 KiB)</h2>
-      ${
-        excerpt === null
-          ? html`<p class="muted">No answer${delivery.status === 'pending' ? ' yet' : ''}.</p>`
-          : excerpt.length === 0
-            ? html`<p class="muted">Empty.</p>`
-            : html`<pre class="code" tabindex="0" aria-labelledby="response-heading">${asText(excerpt)}</pre>`
-      }
+      <section aria-labelledby="body-heading">
+        <h2 id="body-heading">Body sent</h2>
+        <pre class="code" tabindex="0">${asText(delivery.body)}</pre>
+      </section>
+      <section aria-labelledby="response-heading">
+        <h2 id="response-heading">Response body (first 1 KiB)</h2>
+        ${
+          excerpt === null
+            ? html`<p class="muted">No answer${delivery.status === 'pending' ? ' yet' : ''}.</p>`
+            : excerpt.length === 0
+              ? html`<p class="muted">Empty.</p>`
+              : html`<pre class="code" tabindex="0">${asText(excerpt)}</pre>`
+        }
+      </section>
       <p><a href="${WEBHOOKS}/${endpoint.id}">The endpoint’s deliveries</a></p>`,
     flash,
   );
