@@ -5,7 +5,7 @@ import { ParseIdPipe } from '../../database/uuid';
 import { NotFoundError, ValidationError } from '../../errors/errors';
 import { actorOf } from '../activity/activity.service';
 import { ConsoleController } from '../http/console-controller.decorator';
-import { ConsoleForbiddenError } from '../http/console-errors';
+import { requireAdmin } from '../http/console-errors';
 import { ConsoleOrgId, ConsoleRequest, ConsoleViewer, Form, FormFields, Viewer } from '../http/console-request';
 import { FlashMessages } from '../http/flash';
 import { sendPage } from '../http/page-response';
@@ -24,11 +24,6 @@ function expiryOf(choice: string, now: Date): Date | undefined {
     throw ValidationError.forField('expires', `Expires is never or ${EXPIRY_DAYS.join(', ')} days`);
   }
   return new Date(now.getTime() + days * DAY_MS);
-}
-
-/** The pages that change something show to admins only (the guard refuses a viewer's change anyway). */
-function adminOnly(viewer: ConsoleViewer): void {
-  if (viewer.role !== 'admin') throw new ConsoleForbiddenError('Only an admin may change this');
 }
 
 /**
@@ -56,7 +51,7 @@ export class ApiKeysController {
 
   @Get('new')
   newKey(@Viewer() viewer: ConsoleViewer, @Req() request: ConsoleRequest, @Res() response: Response): void {
-    adminOnly(viewer);
+    requireAdmin(viewer);
     sendPage(response, newApiKeyPage(viewer, this.flash.take(request, response)));
   }
 
@@ -97,7 +92,7 @@ export class ApiKeysController {
     @Viewer() viewer: ConsoleViewer,
     @Res() response: Response,
   ): Promise<void> {
-    adminOnly(viewer);
+    requireAdmin(viewer);
     const key = (await this.apiKeys.list(organisationId)).find((candidate) => candidate.id === id);
     if (!key) throw new NotFoundError('API key');
     sendPage(response, revokeKeyPage(viewer, key));

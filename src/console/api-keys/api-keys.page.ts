@@ -8,9 +8,9 @@ import { Flash, signedInPage } from '../layout/layout';
 /** The choices of "Expires", in days; absent: never. */
 export const EXPIRY_DAYS = [7, 30, 90, 365] as const;
 
-export type KeyStatus = 'active' | 'expired' | 'revoked';
+type KeyStatus = 'active' | 'expired' | 'revoked';
 
-export function keyStatus(key: ApiKeySummary, now: Date): KeyStatus {
+function keyStatus(key: ApiKeySummary, now: Date): KeyStatus {
   if (key.revokedAt !== null) return 'revoked';
   return key.expiresAt !== null && key.expiresAt.getTime() <= now.getTime() ? 'expired' : 'active';
 }

@@ -9,7 +9,7 @@ import { CreateWebhookDto } from '../../webhooks/dto/create-webhook.dto';
 import { WebhooksService } from '../../webhooks/webhooks.service';
 import { ActivityService } from '../activity/activity.service';
 import { ConsoleController } from '../http/console-controller.decorator';
-import { ConsoleForbiddenError } from '../http/console-errors';
+import { requireAdmin } from '../http/console-errors';
 import { ConsoleOrgId, ConsoleRequest, ConsoleViewer, Form, FormFields, Viewer } from '../http/console-request';
 import { consoleWrite } from '../http/console-write';
 import { FlashMessages } from '../http/flash';
@@ -29,10 +29,6 @@ const ROTATION_OVERLAP_SECONDS = 86_400;
 
 const EndpointId = () => Param('id', new ParseIdPipe('Webhook'));
 const DeliveryId = () => Param('deliveryId', new ParseIdPipe('Webhook delivery'));
-
-function adminOnly(viewer: ConsoleViewer): void {
-  if (viewer.role !== 'admin') throw new ConsoleForbiddenError('Only an admin may change this');
-}
 
 /** A page number from the query string; anything else is the first page. */
 function pageNumber(value: unknown): number {
@@ -66,7 +62,7 @@ export class WebhooksConsoleController {
 
   @Get('new')
   newEndpoint(@Viewer() viewer: ConsoleViewer, @Req() request: ConsoleRequest, @Res() response: Response): void {
-    adminOnly(viewer);
+    requireAdmin(viewer);
     sendPage(response, newEndpointPage(viewer, this.flash.take(request, response)));
   }
 
@@ -175,7 +171,7 @@ export class WebhooksConsoleController {
     @Viewer() viewer: ConsoleViewer,
     @Res() response: Response,
   ): Promise<void> {
-    adminOnly(viewer);
+    requireAdmin(viewer);
     sendPage(response, deleteEndpointPage(viewer, await this.webhooks.get(organisationId, id)));
   }
 
