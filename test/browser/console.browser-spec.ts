@@ -403,6 +403,14 @@ describeInBrowser('the console in Chromium', () => {
     for (const name of ['Older skill', 'Newer skill']) {
       expect(await callApi(own.key, 'POST', '/skills', { name })).toBe(201);
     }
+    // The feed lists an event once every older transaction has ended: within a second (decisions.md).
+    for (let listed = 0, tries = 0; listed < 2 && tries < 50; tries++) {
+      const response = await fetch(`${origin}/api/v1/events?event=skill.created`, {
+        headers: { Authorization: `Bearer ${own.key}` },
+      });
+      listed = ((await response.json()) as { data: unknown[] }).data.length;
+      if (listed < 2) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
     const { page } = await signedIn('viewer', 1280, own.organisationId);
     await page.getByRole('navigation', { name: 'Settings' }).getByRole('link', { name: 'Events' }).click();
     await page.getByLabel('Event type').selectOption('skill.created');

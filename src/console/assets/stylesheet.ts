@@ -98,7 +98,7 @@ pre.code {
   background: #fff; border: 1px solid #d0d7de; border-radius: 6px; padding: .75rem; margin: 0 0 1rem;
   overflow-x: auto; white-space: pre-wrap; overflow-wrap: anywhere; max-width: 100%;
 }
-table.top td { vertical-align: top; }
+table.align-top td { vertical-align: top; }
 td.json { min-width: 0; }
 td.json pre.code { margin: .5rem 0 0; }
 summary { cursor: pointer; color: #0b57d0; }

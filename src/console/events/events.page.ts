@@ -57,7 +57,7 @@ export function eventsPage(viewer: ConsoleViewer, page: NewestFirstPage, eventTy
         page.events.length === 0
           ? html`<p>No events${eventType === undefined ? '' : ` named ${eventType}`} here.</p>`
           : html`<div class="table-wrap">
-              <table class="stack top">
+              <table class="stack align-top">
                 <thead>
                   <tr>
                     <th scope="col">When</th>
