@@ -6,6 +6,13 @@ import { ApiKey } from './entities/api-key.entity';
 /** An API key as operators see it: never its hash, let alone the key. */
 export type ApiKeySummary = Omit<ApiKey, 'keyHash'>;
 
+/** A key a revocation named: its organisation and name, and whether this revocation revoked it. */
+export interface RevokedKey {
+  organisationId: string;
+  name: string | null;
+  revokedNow: boolean;
+}
+
 /** What a request needs of its key, found by the key's hash. */
 export type ActiveApiKey = Pick<ApiKey, 'id' | 'organisationId' | 'name' | 'scopes' | 'expiresAt'>;
 
@@ -70,19 +77,38 @@ export class ApiKeysRepository {
    * Across organisations by nature: operators revoke a key by its id alone. The key's organisation and name,
    * and whether this call revoked it (a key revoked before stays as it was); null when no key has that id.
    */
-  async revoke(
+  async revoke(id: string, revokedAt: Date, manager?: EntityManager): Promise<RevokedKey | null> {
+    return this.revokeOf(null, id, revokedAt, manager);
+  }
+
+  /** As revoke, for a key of the organisation only: null for another organisation's key, which stays as it was. */
+  async revokeInOrganisation(
+    organisationId: string,
     id: string,
     revokedAt: Date,
     manager?: EntityManager,
-  ): Promise<{ organisationId: string; name: string | null; revokedNow: boolean } | null> {
+  ): Promise<RevokedKey | null> {
+    return this.revokeOf(organisationId, id, revokedAt, manager);
+  }
+
+  /** The key `id`, of `organisationId` unless null. */
+  private async revokeOf(
+    organisationId: string | null,
+    id: string,
+    revokedAt: Date,
+    manager?: EntityManager,
+  ): Promise<RevokedKey | null> {
     const [row]: Array<{ organisation_id: string; name: string | null; revoked_now: boolean }> = await this.database
       .manager(manager)
       .query(
         `WITH revoked AS (
-           UPDATE api_keys SET revoked_at = $2 WHERE id = $1 AND revoked_at IS NULL RETURNING id
+           UPDATE api_keys SET revoked_at = $2
+            WHERE id = $1 AND ($3::uuid IS NULL OR organisation_id = $3) AND revoked_at IS NULL
+           RETURNING id
          )
-         SELECT organisation_id, name, EXISTS (SELECT 1 FROM revoked) AS revoked_now FROM api_keys WHERE id = $1`,
-        [id, revokedAt],
+         SELECT organisation_id, name, EXISTS (SELECT 1 FROM revoked) AS revoked_now
+           FROM api_keys WHERE id = $1 AND ($3::uuid IS NULL OR organisation_id = $3)`,
+        [id, revokedAt, organisationId],
       );
     return row ? { organisationId: row.organisation_id, name: row.name, revokedNow: row.revoked_now } : null;
   }

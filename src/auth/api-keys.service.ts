@@ -7,7 +7,7 @@ import { isUuid, newId } from '../database/uuid';
 import { NotFoundError, ValidationError } from '../errors/errors';
 import { generateApiKey, hashApiKey } from './api-key-hash';
 import { API_KEY_CHANGED, ApiKeyChanged, KeyChangeActor } from './api-key.events';
-import { ApiKeysRepository, ApiKeySummary, KeyUse } from './api-keys.repository';
+import { ApiKeysRepository, ApiKeySummary, KeyUse, RevokedKey } from './api-keys.repository';
 import { API_SCOPES, ApiScope, isApiScope } from './scopes';
 
 export interface AuthenticatedKey {
@@ -121,10 +121,28 @@ export class ApiKeysService implements OnModuleDestroy {
 
   /** A key revoked before stays as it was, and is not announced again. */
   async revoke(id: string, actor?: KeyChangeActor): Promise<void> {
+    await this.revokeWith(id, actor, (keyId, at, manager) => this.apiKeys.revoke(keyId, at, manager));
+  }
+
+  /**
+   * As revoke, for a key of the organisation only (the console): another organisation's key, like an unknown
+   * one, is 404 and stays as it was.
+   */
+  async revokeInOrganisation(organisationId: string, id: string, actor: KeyChangeActor): Promise<void> {
+    await this.revokeWith(id, actor, (keyId, at, manager) =>
+      this.apiKeys.revokeInOrganisation(organisationId, keyId, at, manager),
+    );
+  }
+
+  private async revokeWith(
+    id: string,
+    actor: KeyChangeActor | undefined,
+    revoke: (id: string, at: Date, manager: EntityManager) => Promise<RevokedKey | null>,
+  ): Promise<void> {
     const notFound = new NotFoundError(`API key "${String(id)}"`);
     if (!isUuid(id)) throw notFound;
     await this.database.transaction(async (manager) => {
-      const revoked = await this.apiKeys.revoke(id.toLowerCase(), new Date(), manager);
+      const revoked = await revoke(id.toLowerCase(), new Date(), manager);
       if (!revoked) throw notFound;
       if (actor && revoked.revokedNow) {
         const { organisationId, name } = revoked;

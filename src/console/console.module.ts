@@ -1,10 +1,14 @@
 import { DynamicModule, Module, Type } from '@nestjs/common';
+import { EventsFeedModule } from '../events/feed/events-feed.module';
+import { WebhooksModule } from '../webhooks/webhooks.module';
 import { ActivityController } from './activity/activity.controller';
 import { ActivityRepository } from './activity/activity.repository';
 import { ActivityService } from './activity/activity.service';
 import { ApiKeyActivityListener } from './activity/api-key-activity.listener';
+import { ApiKeysController } from './api-keys/api-keys.controller';
 import { AssetsController } from './assets/assets.controller';
 import { ConsoleRetentionStep } from './console.retention';
+import { EventsConsoleController } from './events/events.controller';
 import { ClientFactsReader } from './http/client';
 import { ConsoleGuard } from './http/console.guard';
 import { FlashMessages } from './http/flash';
@@ -13,19 +17,21 @@ import { ConsoleNotFoundController } from './not-found.controller';
 import { ConsoleUsersRepository } from './people/console-users.repository';
 import { PeopleController } from './people/people.controller';
 import { PeopleService } from './people/people.service';
-import { PlaceholdersController } from './placeholders/placeholders.controller';
 import { SessionsRepository } from './sessions/sessions.repository';
 import { SessionsService } from './sessions/sessions.service';
 import { SignInController } from './sessions/sign-in.controller';
 import { SignInService } from './sessions/sign-in.service';
 import { SsoRepository } from './sso/sso.repository';
 import { SsoService } from './sso/sso.service';
+import { WebhooksConsoleController } from './webhooks/webhooks.controller';
 
 /** The pages, in the order their routes are matched: the 404 of every other /console path comes last. */
 const PAGES: Type[] = [
   AssetsController,
   SignInController,
-  PlaceholdersController,
+  ApiKeysController,
+  WebhooksConsoleController,
+  EventsConsoleController,
   PeopleController,
   ActivityController,
   ConsoleNotFoundController,
@@ -45,6 +51,8 @@ export class ConsoleModule {
   static register({ pages }: ConsoleModuleOptions): DynamicModule {
     return {
       module: ConsoleModule,
+      // The features its pages show, through their services.
+      imports: [WebhooksModule, EventsFeedModule],
       controllers: pages ? PAGES : [],
       providers: [
         ClientFactsReader,

@@ -1,7 +1,10 @@
 import type { EntityManager } from 'typeorm';
 
-/** Who made a change, as every event says: an API key (by its id) or the command line. */
-export type Actor = { type: 'api_key'; id: string } | { type: 'cli' };
+/**
+ * Who made a change, as every event says: an API key (by its id), the command line, or a person in the console
+ * (by their console user's id; only the test event a console page sends says so).
+ */
+export type Actor = { type: 'api_key'; id: string } | { type: 'cli' } | { type: 'console'; id: string };
 
 /** Where a change comes from: recorded with each event it causes (actor, requestId, traceparent). */
 export interface ChangeOrigin {

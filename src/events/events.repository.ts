@@ -100,6 +100,35 @@ export class EventsRepository {
   }
 
   /**
+   * Up to `limit` listed events, newest first (the console's Events page): the newest, those before the cursor,
+   * or, with `newer`, the `limit` just after it (still newest first). Listed as `list` lists them: the same
+   * order and the same ended transactions, so a page never shows an event the feed does not.
+   */
+  async listNewestFirst(
+    organisationId: string,
+    query: { from?: EventCursor; newer?: boolean; event?: string; limit: number },
+    manager?: EntityManager,
+  ): Promise<StoredEvent[]> {
+    const where = new SqlConditions()
+      .and('organisation_id = ?', organisationId)
+      .and('event <> ?', WEBHOOK_TEST_EVENT)
+      .and('txid < pg_snapshot_xmin(pg_current_snapshot())');
+    if (query.event !== undefined) where.and('event = ?', query.event);
+    const newer = query.newer === true && query.from !== undefined;
+    if (query.from !== undefined) {
+      where.and(`(txid, id) ${newer ? '>' : '<'} (?::xid8, ?::uuid)`, query.from.txid, query.from.id);
+    }
+    const parameters = [...where.parameters, query.limit];
+    const rows: StoredEvent[] = await this.database
+      .manager(manager)
+      .query(
+        `SELECT id, body FROM events WHERE ${where.sql} ORDER BY txid ${newer ? 'ASC' : 'DESC'}, id ${newer ? 'ASC' : 'DESC'} LIMIT $${parameters.length}`,
+        parameters,
+      );
+    return newer ? rows.reverse() : rows;
+  }
+
+  /**
    * Retention, across every organisation: deletes up to `limit` of the events recorded before `cutoff`, oldest
    * first, with all their deliveries (the foreign key cascades). Answers how many events it deleted.
    */

@@ -23,6 +23,17 @@ export interface ClaimedDelivery {
   previousSecretExpiresAt: Date | null;
 }
 
+/** A delivery with the exact body it sends (its event's, as signed). */
+export interface DeliveryWithBody extends WebhookDelivery {
+  body: Buffer;
+}
+
+/** Which of an endpoint's deliveries a list shows: every one, or only those that went wrong. */
+export interface DeliveryFilter {
+  /** Only the failed and the refused. */
+  failedOnly?: boolean;
+}
+
 export interface SettledDelivery {
   id: string;
   result: SendResult;
@@ -32,7 +43,8 @@ export interface SettledDelivery {
 /** The webhook_deliveries columns under the WebhookDelivery entity's property names. */
 const DELIVERY_COLUMNS = `id, organisation_id AS "organisationId", endpoint_id AS "endpointId", event_id AS "eventId",
   event, redelivery_of AS "redeliveryOf", created_at AS "createdAt", claimed_at AS "claimedAt", outcome,
-  status_code AS "statusCode", error, duration_ms AS "durationMs", attempted_at AS "attemptedAt"`;
+  status_code AS "statusCode", error, duration_ms AS "durationMs", attempted_at AS "attemptedAt",
+  response_excerpt AS "responseExcerpt"`;
 
 /**
  * The outbox: the deliveries of recorded events (events/ records the events; the fan-out, webhook-fan-out.ts,
@@ -136,9 +148,11 @@ export class WebhookDeliveriesRepository {
     await this.database.manager(manager).query(
       `UPDATE webhook_deliveries AS delivery
           SET outcome = settled.outcome, status_code = settled.status_code, error = settled.error,
-              duration_ms = settled.duration_ms, attempted_at = settled.attempted_at
-         FROM unnest($1::uuid[], $2::varchar[], $3::integer[], $4::varchar[], $5::integer[], $6::timestamptz[])
-              AS settled (id, outcome, status_code, error, duration_ms, attempted_at)
+              duration_ms = settled.duration_ms, attempted_at = settled.attempted_at,
+              response_excerpt = settled.response_excerpt
+         FROM unnest($1::uuid[], $2::varchar[], $3::integer[], $4::varchar[], $5::integer[], $6::timestamptz[],
+                     $7::bytea[])
+              AS settled (id, outcome, status_code, error, duration_ms, attempted_at, response_excerpt)
         WHERE delivery.id = settled.id`,
       [
         settled.map((entry) => entry.id),
@@ -147,6 +161,7 @@ export class WebhookDeliveriesRepository {
         settled.map((entry) => entry.result.error),
         settled.map((entry) => entry.result.durationMs),
         settled.map((entry) => entry.at),
+        settled.map((entry) => entry.result.responseExcerpt),
       ],
     );
   }
@@ -156,9 +171,11 @@ export class WebhookDeliveriesRepository {
     organisationId: string,
     endpointId: string,
     window: PageWindow,
+    filter: DeliveryFilter = {},
     manager?: EntityManager,
   ): Promise<ListRows<WebhookDelivery>> {
     const where = new SqlConditions().and('d.organisation_id = ?', organisationId).and('d.endpoint_id = ?', endpointId);
+    if (filter.failedOnly) where.and(`d.outcome IN ('failed', 'refused')`);
     const total = window.counted ? this.count(where, manager) : null;
     where.after(DELIVERY_ORDER.columns, DELIVERY_ORDER.descending, window.after);
     const page = where.page(window.fetch, window.offset);
@@ -172,6 +189,22 @@ export class WebhookDeliveriesRepository {
       total,
     ]);
     return { rows, order: DELIVERY_ORDER, total: counted };
+  }
+
+  /** One delivery of the endpoint with its event's body; null when the endpoint has no such delivery (any more). */
+  async findWithBody(
+    organisationId: string,
+    endpointId: string,
+    deliveryId: string,
+    manager?: EntityManager,
+  ): Promise<DeliveryWithBody | null> {
+    const [delivery] = await this.database.manager(manager).query<DeliveryWithBody[]>(
+      `SELECT ${DELIVERY_COLUMNS}, (SELECT e.body FROM events e WHERE e.id = d.event_id) AS body
+         FROM webhook_deliveries d
+        WHERE d.organisation_id = $1 AND d.endpoint_id = $2 AND d.id = $3`,
+      [organisationId, endpointId, deliveryId],
+    );
+    return delivery ?? null;
   }
 
   private async count(where: SqlConditions, manager?: EntityManager): Promise<number> {

@@ -179,7 +179,13 @@ export class WebhookDispatcher implements BeforeApplicationShutdown {
         secrets: this.secrets.signingKeys(delivery.endpointId, delivery, new Date()),
       });
     } catch (error) {
-      result = { outcome: 'failed', statusCode: null, error: `not sent: ${(error as Error).message}`, durationMs: 0 };
+      result = {
+        outcome: 'failed',
+        statusCode: null,
+        error: `not sent: ${(error as Error).message}`,
+        durationMs: 0,
+        responseExcerpt: null,
+      };
     }
     this.metrics.deliveryFinished(result.outcome, result.durationMs);
     this.sent.add(delivery.id);

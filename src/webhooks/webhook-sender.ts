@@ -17,6 +17,9 @@ export interface WebhookTlsOptions {
 
 export const WEBHOOK_USER_AGENT = 'skills-service-webhooks/1.0';
 
+/** How much of an answer's body is kept for the delivery's detail (decisions.md, "Webhooks" in the console). */
+export const RESPONSE_EXCERPT_BYTES = 1024;
+
 export interface OutgoingDelivery {
   deliveryId: string;
   /** The webhook-id header: the same on every delivery of the event. */
@@ -35,6 +38,8 @@ export interface SendResult {
   statusCode: number | null;
   error: string | null;
   durationMs: number;
+  /** The first RESPONSE_EXCERPT_BYTES of the answer's body as sent; null when no answer came. */
+  responseExcerpt: Buffer | null;
 }
 
 /**
@@ -67,6 +72,7 @@ export class WebhookSender implements OnApplicationShutdown {
       statusCode,
       error: error === null ? null : error.slice(0, 500),
       durationMs: Math.round(performance.now() - started),
+      responseExcerpt: null,
     });
 
     const url = new URL(delivery.url);
@@ -78,6 +84,11 @@ export class WebhookSender implements OnApplicationShutdown {
 
     const signedAt = new Date();
     return new Promise<SendResult>((resolve) => {
+      /** The answer's status, once its head has come: the outcome, whatever becomes of its body. */
+      let answer: SendResult | undefined;
+      const excerpt: Buffer[] = [];
+      let kept = 0;
+      const settleAnswered = () => resolve({ ...answer!, responseExcerpt: Buffer.concat(excerpt, kept) });
       const timeoutMs = this.config.webhookTimeoutMs;
       const outgoing = request(
         url,
@@ -99,10 +110,19 @@ export class WebhookSender implements OnApplicationShutdown {
         },
         (response) => {
           const status = response.statusCode ?? 0;
-          resolve(result(status >= 200 && status < 300 ? 'delivered' : 'failed', status, null));
-          // Read the answer to its end so the connection can be reused; the deadline still bounds it.
-          response.resume();
+          answer = result(status >= 200 && status < 300 ? 'delivered' : 'failed', status, null);
+          // Keep the body's first bytes and read the rest to its end, so the connection can be reused; the
+          // deadline still bounds it. The outcome is settled once the excerpt is whole, or the body has ended.
+          response.on('data', (chunk: Buffer) => {
+            if (kept >= RESPONSE_EXCERPT_BYTES) return;
+            const part = chunk.subarray(0, RESPONSE_EXCERPT_BYTES - kept);
+            excerpt.push(part);
+            kept += part.length;
+            if (kept >= RESPONSE_EXCERPT_BYTES) settleAnswered();
+          });
           response.once('end', () => clearTimeout(deadline));
+          // After the end, or when the body is cut short (the deadline, a reset): the answer stands either way.
+          response.once('close', settleAnswered);
         },
       );
       const deadline = setTimeout(
@@ -111,6 +131,7 @@ export class WebhookSender implements OnApplicationShutdown {
       );
       outgoing.once('error', (error) => {
         clearTimeout(deadline);
+        if (answer) return settleAnswered();
         resolve(
           error instanceof BlockedAddressError
             ? result('refused', null, error.message)

@@ -33,7 +33,7 @@ import { WebhooksService } from './webhooks.service';
     DeliveryNotificationListener,
     WebhookSecretsRetentionStep,
   ],
-  exports: [WebhookDispatcher, DeliveryNotificationListener, WebhookEndpointsRepository],
+  exports: [WebhooksService, WebhookDispatcher, DeliveryNotificationListener, WebhookEndpointsRepository],
 })
 export class WebhooksModule implements OnModuleInit {
   constructor(

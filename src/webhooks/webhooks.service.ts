@@ -17,12 +17,19 @@ import { toWebhookDeliveryResponse, WebhookDeliveryResponse } from './dto/webhoo
 import { toWebhookResponse, WebhookResponse } from './dto/webhook.response';
 import { WebhookEndpoint } from './entities/webhook-endpoint.entity';
 import { WebhookCommitWatcher } from './webhook-commit-watcher';
-import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
+import { DeliveryFilter, WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 import { WebhookEndpointsRepository } from './webhook-endpoints.repository';
 import { WebhookSecrets } from './webhook-secrets';
 import { WebhookSender } from './webhook-sender';
 
 export const MAX_WEBHOOKS_PER_ORGANISATION = 25;
+
+/** A delivery as its detail shows it: the log entry, the exact body sent, the start of the answer's body. */
+export interface WebhookDeliveryDetail extends WebhookDeliveryResponse {
+  body: Buffer;
+  /** The first 1 KiB of the answer's body; null when no answer came (yet). */
+  responseExcerpt: Buffer | null;
+}
 
 @Injectable()
 export class WebhooksService {
@@ -64,21 +71,40 @@ export class WebhooksService {
     }, write);
   }
 
-  async remove(organisationId: string, id: string): Promise<DeletedResponse> {
-    if (!(await this.endpoints.delete(organisationId, id))) throw new NotFoundError('Webhook');
+  /** With `manager`, in that transaction (the console records the deletion with it). */
+  async remove(organisationId: string, id: string, manager?: EntityManager): Promise<DeletedResponse> {
+    if (!(await this.endpoints.delete(organisationId, id, manager))) throw new NotFoundError('Webhook');
     return { deleted: true };
   }
 
+  /** One endpoint, never its secret. */
+  async get(organisationId: string, id: string): Promise<WebhookResponse> {
+    return toWebhookResponse(await this.findEndpoint(organisationId, id));
+  }
+
+  /** An endpoint's deliveries, newest first; `filter.failedOnly` keeps the failed and refused ones (the console). */
   async listDeliveries(
     organisationId: string,
     id: string,
     query: PaginationQuery,
+    filter: DeliveryFilter = {},
   ): Promise<Page<WebhookDeliveryResponse>> {
-    const list: ListIdentity = { name: 'webhook-deliveries', organisationId, pathIds: [id] };
+    const list: ListIdentity = {
+      name: filter.failedOnly ? 'webhook-deliveries-failed' : 'webhook-deliveries',
+      organisationId,
+      pathIds: [id],
+    };
     const window = this.cursors.window(list, query);
     await this.findEndpoint(organisationId, id);
-    const read = await this.deliveries.listForEndpoint(organisationId, id, window);
+    const read = await this.deliveries.listForEndpoint(organisationId, id, window, filter);
     return this.cursors.page(list, query, read, toWebhookDeliveryResponse);
+  }
+
+  /** One delivery of the endpoint: its outcome, the exact body it sends and the first 1 KiB of the answer. */
+  async getDelivery(organisationId: string, id: string, deliveryId: string): Promise<WebhookDeliveryDetail> {
+    const delivery = await this.deliveries.findWithBody(organisationId, id, deliveryId);
+    if (!delivery) throw new NotFoundError('Webhook delivery');
+    return { ...toWebhookDeliveryResponse(delivery), body: delivery.body, responseExcerpt: delivery.responseExcerpt };
   }
 
   /** Sends a signed `webhook.test` delivery now, records it like any other, and answers with its outcome. */

@@ -107,6 +107,35 @@ describeInBrowser(
       }
       await admin.page.context().close();
     });
+
+    it('has a key created and revoked on one instance refused by the other within 5 s', async () => {
+      const admin = await signedInOnFirst('admin');
+      const { page } = admin;
+      await page.getByRole('button', { name: 'Create API key' }).click();
+      await page.getByLabel('Name').fill(`across ${unique()}`);
+      await page.getByRole('button', { name: 'Create', exact: true }).click();
+      const key = await page.getByLabel('New API key').inputValue();
+      const onSecond = async () => {
+        const response = await fetch(`${origin(second)}/api/v1/skills`, {
+          headers: { Authorization: `Bearer ${key}` },
+        });
+        await response.arrayBuffer();
+        return response.status;
+      };
+      // Used on the second instance first, so its cache holds the key as valid when it is revoked.
+      expect(await onSecond()).toBe(200);
+      await page.getByRole('button', { name: 'Revoke' }).last().click();
+      await page.getByRole('button', { name: 'Revoke key' }).click();
+      await page.getByRole('status').filter({ hasText: 'Revoked' }).waitFor();
+      const revokedAt = Date.now();
+      let status = 200;
+      while (status !== 401 && Date.now() - revokedAt < 5000) {
+        status = await onSecond();
+        if (status !== 401) await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      expect(status).toBe(401);
+      await page.context().close();
+    });
   },
   { postgres: true },
 );

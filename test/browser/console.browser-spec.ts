@@ -2,7 +2,10 @@ import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { Page } from 'playwright-core';
+import { ApiKeysService } from '../../src/auth/api-keys.service';
 import { PeopleService } from '../../src/console/people/people.service';
+import { cliWrite } from '../../src/database/write-context';
+import { WebhooksService } from '../../src/webhooks/webhooks.service';
 import { createTenant, createTestApp, TestTenant } from '../support/app';
 import {
   Browser,
@@ -14,6 +17,8 @@ import {
   seriousAccessibilityViolations,
 } from '../support/browser';
 import { TEST_PASSWORD } from '../support/console';
+import { testCertificate, TrustCertificateModule } from '../support/tls';
+import { verifyStandardSignature, WebhookReceiver } from '../support/webhook-receiver';
 
 jest.setTimeout(120_000);
 
@@ -29,8 +34,13 @@ describeInBrowser('the console in Chromium', () => {
   let tenant: TestTenant;
   let browser: Browser;
 
+  const certificate = testCertificate();
+  let receiver: WebhookReceiver;
+
   beforeAll(async () => {
-    app = await createTestApp();
+    receiver = await new WebhookReceiver(certificate).start();
+    // Sending as the server does, trusting the test receiver: redeliveries go through the dispatcher.
+    app = await createTestApp({}, [TrustCertificateModule.of(certificate)], { dispatch: true });
     origin = await listen(app);
     tenant = await createTenant(app, 'Browser');
     browser = await openBrowser();
@@ -38,6 +48,7 @@ describeInBrowser('the console in Chromium', () => {
   afterAll(async () => {
     await browser?.close();
     await app?.close();
+    await receiver?.stop();
   });
   afterEach(() => {
     expect(foreignRequests(browser.requests, [origin])).toEqual([]);
@@ -253,6 +264,209 @@ describeInBrowser('the console in Chromium', () => {
     }, strangerId);
     expect(status).toBe(404);
     expect((await app.get(PeopleService).findByEmail(stranger.email)).id).toBe(strangerId);
+    await page.context().close();
+  });
+
+  /** The API at /api/v1 with a key, as an integrator calls it. */
+  async function callApi(key: string, method: 'GET' | 'POST', path: string, body?: object): Promise<number> {
+    const response = await fetch(`${origin}/api/v1${path}`, {
+      method,
+      headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    await response.arrayBuffer();
+    return response.status;
+  }
+
+  it('creates a key shown once with Copy, which works on the API with its scopes, and revoked here is refused within 5 s', async () => {
+    const own = await createTenant(app, 'Keys');
+    const { page } = await signedIn('admin', 1280, own.organisationId);
+    await page.getByRole('button', { name: 'Create API key' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Create API key' }).waitFor();
+    await checkPage(page, 'api-keys-create');
+    await page.getByLabel('Name').fill('Reporting');
+    for (const scope of ['write', 'webhooks', 'events']) await page.getByRole('checkbox', { name: scope }).uncheck();
+    expect(await page.getByRole('checkbox', { name: 'read' }).isChecked()).toBe(true);
+    await page.getByLabel('Expires').selectOption('90');
+    await page.getByRole('button', { name: 'Create', exact: true }).click();
+
+    const key = await page.getByLabel('New API key').inputValue();
+    expect(await page.getByLabel('New API key').getAttribute('readonly')).toBe('');
+    await page.getByRole('button', { name: 'Copy' }).waitFor();
+    for (const column of ['Name', 'Scopes', 'Created', 'Expires', 'Last used', 'Status']) {
+      await page.getByRole('columnheader', { name: column, exact: true }).waitFor();
+    }
+    await checkPage(page, 'api-keys');
+    expect(await callApi(key, 'GET', '/skills')).toBe(200);
+    expect(await callApi(key, 'POST', '/skills', { name: 'Not with read only' })).toBe(403);
+    await page.reload();
+    expect(await page.getByLabel('New API key').count()).toBe(0);
+
+    const row = page.getByRole('row', { name: /Reporting/ });
+    expect(await row.getByRole('cell', { name: 'read', exact: true }).count()).toBe(1);
+    await row.getByRole('button', { name: 'Revoke' }).click();
+    await checkPage(page, 'api-keys-revoke');
+    await page.getByRole('button', { name: 'Revoke key' }).click();
+    await page
+      .getByRole('row', { name: /Reporting/ })
+      .getByText('revoked')
+      .waitFor();
+    const revokedAt = Date.now();
+    let status = 200;
+    while (status !== 401 && Date.now() - revokedAt < 5000) {
+      status = await callApi(key, 'GET', '/skills');
+      if (status !== 401) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(status).toBe(401);
+
+    await page.getByRole('navigation', { name: 'Settings' }).getByRole('link', { name: 'Activity' }).click();
+    for (const action of ['key created', 'key revoked']) {
+      await page.getByRole('cell', { name: action, exact: true }).first().waitFor();
+    }
+    await page.context().close();
+  });
+
+  it('adds an endpoint, tests it, shows the delivery, redelivers, rotates its secret and deletes it, with a real HTTPS receiver', async () => {
+    const own = await createTenant(app, 'Hooks');
+    const { page } = await signedIn('admin', 1280, own.organisationId);
+    const path = '/browser-endpoint';
+    const url = receiver.url(path);
+    await page.getByRole('navigation', { name: 'Settings' }).getByRole('link', { name: 'Webhooks' }).click();
+    await page.getByRole('button', { name: 'Add endpoint' }).click();
+    await checkPage(page, 'webhooks-add');
+    await page.getByLabel('URL').fill(url);
+    await page.getByRole('checkbox', { name: 'skill.rated' }).check();
+    await page.getByRole('checkbox', { name: 'employee.created' }).check();
+    await page.getByLabel('Secret').fill('the first secret');
+    await page.getByRole('button', { name: 'Add', exact: true }).click();
+    for (const column of ['URL', 'Events', 'Created']) {
+      await page.getByRole('columnheader', { name: column, exact: true }).waitFor();
+    }
+    await checkPage(page, 'webhooks');
+
+    await page.getByRole('link', { name: url }).click();
+    await page.getByRole('button', { name: 'Send test event' }).click();
+    await page.getByRole('status').filter({ hasText: 'Test event sent: delivered' }).waitFor();
+    const [tested] = await receiver.waitFor(path, 1);
+    expect(verifyStandardSignature(tested, 'the first secret').library).toBe(true);
+    for (const column of ['Event', 'Status', 'Response', 'Duration', 'Sent']) {
+      await page.getByRole('columnheader', { name: column, exact: true }).waitFor();
+    }
+    await page.getByRole('checkbox', { name: 'Failed only' }).check();
+    await page.getByRole('button', { name: 'Show' }).click();
+    await page.getByText('No deliveries that failed here.').waitFor();
+    await page.getByRole('checkbox', { name: 'Failed only' }).uncheck();
+    await page.getByRole('button', { name: 'Show' }).click();
+    await checkPage(page, 'webhook-endpoint');
+
+    await page.getByRole('link', { name: 'webhook.test' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Delivery' }).waitFor();
+    expect(await page.getByRole('region', { name: 'Body sent' }).locator('pre').textContent()).toBe(
+      tested.body.toString('utf8'),
+    );
+    expect(await page.getByRole('region', { name: 'Response body (first 1 KiB)' }).locator('pre').textContent()).toBe(
+      'ok',
+    );
+    await checkPage(page, 'webhook-delivery');
+    await page.getByRole('button', { name: 'Redeliver' }).click();
+    await page.getByRole('status').filter({ hasText: 'Redelivery queued' }).waitFor();
+    const [, redelivered] = await receiver.waitFor(path, 2);
+    expect(redelivered.body).toEqual(tested.body);
+    expect(redelivered.headers['webhook-id']).toBe(tested.headers['webhook-id']);
+
+    await page.getByRole('button', { name: 'Rotate secret' }).click();
+    const secret = await page.getByLabel('New secret').inputValue();
+    await page.getByRole('button', { name: 'Copy' }).waitFor();
+    await page.getByRole('button', { name: 'Send test event' }).click();
+    await page.getByRole('status').filter({ hasText: 'Test event sent' }).waitFor();
+    const [, , afterRotation] = await receiver.waitFor(path, 3);
+    expect(verifyStandardSignature(afterRotation, secret).library).toBe(true);
+
+    await page.getByRole('button', { name: 'Delete endpoint' }).click();
+    await checkPage(page, 'webhook-delete');
+    await page.getByRole('button', { name: 'Delete', exact: true }).click();
+    await page
+      .getByRole('status')
+      .filter({ hasText: `Deleted ${url}` })
+      .waitFor();
+    expect(await app.get(WebhooksService).list(own.organisationId)).toEqual([]);
+
+    await page.getByRole('navigation', { name: 'Settings' }).getByRole('link', { name: 'Activity' }).click();
+    for (const action of ['endpoint added', 'test event', 'redelivery', 'secret rotated', 'endpoint deleted']) {
+      await page.getByRole('cell', { name: action, exact: true }).first().waitFor();
+    }
+    await page.context().close();
+  });
+
+  it('shows the feed newest first with a filter, and an event’s JSON on request', async () => {
+    const own = await createTenant(app, 'Feed');
+    for (const name of ['Older skill', 'Newer skill']) {
+      expect(await callApi(own.key, 'POST', '/skills', { name })).toBe(201);
+    }
+    // The feed lists an event once every older transaction has ended: within a second (decisions.md).
+    for (let listed = 0, tries = 0; listed < 2 && tries < 50; tries++) {
+      const response = await fetch(`${origin}/api/v1/events?event=skill.created`, {
+        headers: { Authorization: `Bearer ${own.key}` },
+      });
+      listed = ((await response.json()) as { data: unknown[] }).data.length;
+      if (listed < 2) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const { page } = await signedIn('viewer', 1280, own.organisationId);
+    await page.getByRole('navigation', { name: 'Settings' }).getByRole('link', { name: 'Events' }).click();
+    await page.getByLabel('Event type').selectOption('skill.created');
+    await page.getByRole('button', { name: 'Filter' }).click();
+    const rows = page.getByRole('row').filter({ hasText: 'skill.created' });
+    await rows.nth(1).waitFor();
+    await rows.first().getByText('JSON').click();
+    expect(JSON.parse((await rows.first().locator('pre').textContent())!)).toMatchObject({
+      event: 'skill.created',
+      data: { name: 'Newer skill' },
+    });
+    await checkPage(page, 'events');
+    await page.context().close();
+  });
+
+  it('shows a viewer no change controls on the keys and webhooks, and refuses a change they forge', async () => {
+    const own = await createTenant(app, 'Viewed');
+    await app
+      .get(WebhooksService)
+      .create(own.organisationId, { url: receiver.url('/viewed'), events: ['skill.rated'] }, cliWrite());
+    const { page } = await signedIn('viewer', 1280, own.organisationId);
+    await page.getByRole('row', { name: /test/ }).waitFor();
+    expect(await page.getByRole('button', { name: 'Create API key' }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Revoke' }).count()).toBe(0);
+    await page.getByRole('navigation', { name: 'Settings' }).getByRole('link', { name: 'Webhooks' }).click();
+    expect(await page.getByRole('button', { name: 'Add endpoint' }).count()).toBe(0);
+    await page.getByRole('link', { name: receiver.url('/viewed') }).click();
+    for (const name of ['Send test event', 'Rotate secret', 'Delete endpoint']) {
+      expect(await page.getByRole('button', { name }).count()).toBe(0);
+    }
+    const status = await page.evaluate(async (keyId) => {
+      const response = await fetch(`/console/api-keys/${keyId}/revoke`, { method: 'POST' });
+      return response.status;
+    }, own.keyId);
+    expect(status).toBe(403);
+    const [key] = await app.get(ApiKeysService).list(own.organisationId);
+    expect(key.revokedAt).toBeNull();
+    await page.context().close();
+  });
+
+  it('answers 404 for another organisation’s endpoint and delivery pages', async () => {
+    const other = await createTenant(app, 'Elsewhere');
+    const endpoint = await app
+      .get(WebhooksService)
+      .create(other.organisationId, { url: receiver.url('/elsewhere'), events: ['skill.rated'] }, cliWrite());
+    const delivery = await app.get(WebhooksService).sendTest(other.organisationId, endpoint.id, cliWrite());
+    const { page } = await signedIn('admin');
+    for (const path of [
+      `/console/webhooks/${endpoint.id}`,
+      `/console/webhooks/${endpoint.id}/deliveries/${delivery.deliveryId}`,
+    ]) {
+      const response = await page.goto(`${origin}${path}`);
+      expect(response?.status()).toBe(404);
+      await page.getByRole('heading', { level: 1, name: 'Not found' }).waitFor();
+      expect(await page.getByText(receiver.url('/elsewhere')).count()).toBe(0);
+    }
     await page.context().close();
   });
 

@@ -75,6 +75,33 @@ td select { display: inline-block; width: auto; margin: 0; }
 .break { overflow-wrap: break-word; }
 td time { white-space: nowrap; }
 .pager { display: flex; gap: 1rem; margin-top: 1rem; }
+.toolbar { margin: 0 0 1rem; }
+.buttons { display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: center; margin: 0 0 1rem; }
+.buttons form { margin: 0; }
+fieldset { border: 1px solid #d0d7de; border-radius: 6px; margin: 0 0 1rem; padding: .5rem .9rem .75rem; min-width: 0; }
+legend { font-weight: 600; padding: 0 .25rem; }
+.checks { display: flex; flex-wrap: wrap; gap: .25rem 1.25rem; }
+label.check { display: inline-flex; gap: .4rem; align-items: center; font-weight: 400; margin: 0; }
+label.check input { width: 1.1rem; height: 1.1rem; margin: 0; }
+.filter { display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: flex-end; margin: 0 0 1rem; }
+.filter select { margin: 0; width: auto; }
+.filter label.check { padding: .45rem 0; }
+.status { font-weight: 600; }
+.status-active, .status-delivered { color: #116329; }
+.status-failed, .status-refused, .status-revoked { color: #b42318; }
+.status-expired, .status-pending { color: #57606a; }
+dl.facts { display: grid; grid-template-columns: max-content minmax(0, 1fr); gap: .25rem 1rem; margin: 0 0 1rem; }
+dl.facts dt { font-weight: 600; }
+dl.facts dd { margin: 0; min-width: 0; }
+code, pre { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: .9rem; }
+pre.code {
+  background: #fff; border: 1px solid #d0d7de; border-radius: 6px; padding: .75rem; margin: 0 0 1rem;
+  overflow-x: auto; white-space: pre-wrap; overflow-wrap: anywhere; max-width: 100%;
+}
+table.align-top td { vertical-align: top; }
+td.json { min-width: 0; }
+td.json pre.code { margin: .5rem 0 0; }
+summary { cursor: pointer; color: #0b57d0; }
 @media (max-width: 40rem) {
   main { padding: 1rem .75rem 2rem; }
   .top, nav.sections { padding-left: .75rem; padding-right: .75rem; }

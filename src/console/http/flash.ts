@@ -31,25 +31,28 @@ export class FlashMessages {
 
   /**
    * A form's change, then back to `returnTo` (303) with its result shown once there; a change refused by a rule
-   * (400, 409) is shown the same way, as an error. Anything else (404 for another organisation's id) goes to the
-   * console's error page.
+   * (400, 409) is shown the same way, as an error, on `refusedTo` when given (the form again). Anything else (404
+   * for another organisation's id) goes to the console's error page.
    */
   async changeThenSeeOther(
     request: ConsoleRequest,
     response: Response,
     returnTo: string,
     change: () => Promise<Flash>,
+    refusedTo = returnTo,
   ): Promise<void> {
     let flash: Flash;
+    let to = returnTo;
     try {
       flash = await change();
     } catch (error) {
       const refused = error instanceof AppError && [HttpStatus.BAD_REQUEST, HttpStatus.CONFLICT].includes(error.status);
       if (!refused) throw error;
       flash = { error: error.message };
+      to = refusedTo;
     }
     this.set(request, response, flash);
-    seeOther(response, returnTo);
+    seeOther(response, to);
   }
 
   /** The flash set for this page, once: it is cleared as it is read. */

@@ -1,9 +1,26 @@
 import { Injectable } from '@nestjs/common';
 import { ValidationError } from '../../errors/errors';
 import { Page } from '../../pagination/pagination';
+import { FEED_EVENT_NAMES } from '../domain-events';
 import { EventsRepository } from '../events.repository';
 import { EventResponse, toEventResponse } from './dto/event.response';
 import { ListEventsQuery } from './dto/list-events.query';
+
+/** A page of the feed newest first (the console's Events page), with where the pages on either side start. */
+export interface NewestFirstPage {
+  events: EventResponse[];
+  /** The id to page on from, when there are events on that side. */
+  olderThan: string | null;
+  newerThan: string | null;
+}
+
+export interface NewestFirstQuery {
+  /** The page older than this event, or (`after`) newer; neither, or an event no longer kept: the newest. */
+  before?: string;
+  after?: string;
+  event?: string;
+  limit: number;
+}
 
 @Injectable()
 export class EventsFeedService {
@@ -24,5 +41,37 @@ export class EventsFeedService {
       hasMore: rows.length > query.limit,
       nextAfter: items.at(-1)?.id ?? null,
     });
+  }
+
+  /**
+   * A page of the organisation's events newest first, in the feed's order and among the events it lists; the
+   * event filter takes the names GET /events takes.
+   */
+  async newestFirst(organisationId: string, query: NewestFirstQuery): Promise<NewestFirstPage> {
+    if (query.event !== undefined && !(FEED_EVENT_NAMES as readonly string[]).includes(query.event)) {
+      throw ValidationError.forField('event', `event must be one of ${FEED_EVENT_NAMES.join(', ')}`);
+    }
+    const newer = query.after !== undefined;
+    const id = query.after ?? query.before;
+    const from = id === undefined ? null : await this.events.findCursor(organisationId, id);
+    const rows = await this.events.listNewestFirst(organisationId, {
+      from: from ?? undefined,
+      newer: newer && from !== null,
+      event: query.event,
+      // One more than a page tells whether another follows.
+      limit: query.limit + 1,
+    });
+    const more = rows.length > query.limit;
+    const paging = newer && from !== null;
+    // Paging newer read from the oldest end: the extra row is then the newest.
+    const kept = paging ? rows.slice(more ? 1 : 0) : rows.slice(0, query.limit);
+    const events = kept.map((row) => toEventResponse(row.id, row.body));
+    const hasOlder = paging ? events.length > 0 : more;
+    const hasNewer = paging ? more : from !== null;
+    return {
+      events,
+      olderThan: hasOlder ? (events.at(-1)?.id ?? null) : null,
+      newerThan: hasNewer ? (events[0]?.id ?? null) : null,
+    };
   }
 }

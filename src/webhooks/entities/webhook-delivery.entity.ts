@@ -48,4 +48,8 @@ export class WebhookDelivery {
 
   @Column({ name: 'attempted_at', type: 'timestamptz', precision: 3, nullable: true })
   attemptedAt: Date | null;
+
+  /** The first 1 KiB of the answer's body, as sent; null until answered, and when no answer came. */
+  @Column({ name: 'response_excerpt', type: 'bytea', nullable: true })
+  responseExcerpt: Buffer | null;
 }

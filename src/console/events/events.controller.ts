@@ -1,0 +1,40 @@
+import { Get, Query, Res } from '@nestjs/common';
+import type { Response } from 'express';
+import { isUuid } from '../../database/uuid';
+import { EventsFeedService } from '../../events/feed/events-feed.service';
+import { ConsoleController } from '../http/console-controller.decorator';
+import { ConsoleOrgId, ConsoleViewer, Viewer } from '../http/console-request';
+import { sendPage } from '../http/page-response';
+import { eventsPage } from './events.page';
+
+/** Events on one page of the Events page. */
+export const EVENTS_PAGE_SIZE = 50;
+
+/**
+ * The Events page: the organisation's feed through the feed's service (the same events, the same order, the
+ * same names to filter by), newest first, 50 a page, "Older" and "Newer".
+ */
+@ConsoleController('events')
+export class EventsConsoleController {
+  constructor(private readonly feed: EventsFeedService) {}
+
+  @Get()
+  async list(
+    @ConsoleOrgId() organisationId: string,
+    @Viewer() viewer: ConsoleViewer,
+    @Query('event') event: unknown,
+    @Query('before') before: unknown,
+    @Query('after') after: unknown,
+    @Res() response: Response,
+  ): Promise<void> {
+    // "every event" sends an empty name; an id that is not one pages from the newest.
+    const eventType = typeof event === 'string' && event !== '' ? event : undefined;
+    const page = await this.feed.newestFirst(organisationId, {
+      event: eventType,
+      after: isUuid(after) ? after.toLowerCase() : undefined,
+      before: isUuid(before) ? before.toLowerCase() : undefined,
+      limit: EVENTS_PAGE_SIZE,
+    });
+    sendPage(response, eventsPage(viewer, page, eventType));
+  }
+}

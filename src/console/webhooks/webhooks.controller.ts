@@ -1,0 +1,227 @@
+import { randomBytes } from 'node:crypto';
+import { Get, Param, Post, Query, Req, Res } from '@nestjs/common';
+import type { Response } from 'express';
+import { validateItem } from '../../bulk/bulk';
+import { Database } from '../../database/database';
+import { ParseIdPipe } from '../../database/uuid';
+import { PaginationMeta, PaginationQuery } from '../../pagination/pagination';
+import { CreateWebhookDto } from '../../webhooks/dto/create-webhook.dto';
+import { WebhooksService } from '../../webhooks/webhooks.service';
+import { ActivityService } from '../activity/activity.service';
+import { ConsoleController } from '../http/console-controller.decorator';
+import { requireAdmin } from '../http/console-errors';
+import { ConsoleOrgId, ConsoleRequest, ConsoleViewer, Form, FormFields, Viewer } from '../http/console-request';
+import { consoleWrite } from '../http/console-write';
+import { FlashMessages } from '../http/flash';
+import { sendPage } from '../http/page-response';
+import { deleteEndpointPage, deliveryPage, endpointPage, newEndpointPage, webhooksPage } from './webhooks.page';
+
+const WEBHOOKS = '/console/webhooks';
+
+/** Deliveries on one page of an endpoint's page. */
+export const DELIVERIES_PAGE_SIZE = 50;
+
+/** How long the secret "Rotate secret" makes is, in random bytes (base64url: 43 characters). */
+const ROTATED_SECRET_BYTES = 32;
+
+/** A rotated-out secret still signs webhook-signature this long, as POST /webhooks/{id}/rotate-secret's default. */
+const ROTATION_OVERLAP_SECONDS = 86_400;
+
+const EndpointId = () => Param('id', new ParseIdPipe('Webhook'));
+const DeliveryId = () => Param('deliveryId', new ParseIdPipe('Webhook delivery'));
+
+/** A page number from the query string; anything else is the first page. */
+function pageNumber(value: unknown): number {
+  return typeof value === 'string' && /^[1-9]\d{0,8}$/.test(value) ? Number(value) : 1;
+}
+
+/**
+ * The Webhooks pages: the endpoints, one endpoint with its deliveries, one delivery's detail. Everything goes
+ * through WebhooksService, as the API's routes do (the same validation, the sender's address checks, secrets
+ * sealed and never shown); each change is in the activity log.
+ */
+@ConsoleController('webhooks')
+export class WebhooksConsoleController {
+  constructor(
+    private readonly webhooks: WebhooksService,
+    private readonly activity: ActivityService,
+    private readonly database: Database,
+    private readonly flash: FlashMessages,
+  ) {}
+
+  @Get()
+  async list(
+    @ConsoleOrgId() organisationId: string,
+    @Viewer() viewer: ConsoleViewer,
+    @Req() request: ConsoleRequest,
+    @Res() response: Response,
+  ): Promise<void> {
+    const flash = this.flash.take(request, response);
+    sendPage(response, webhooksPage(viewer, await this.webhooks.list(organisationId), flash));
+  }
+
+  @Get('new')
+  newEndpoint(@Viewer() viewer: ConsoleViewer, @Req() request: ConsoleRequest, @Res() response: Response): void {
+    requireAdmin(viewer);
+    sendPage(response, newEndpointPage(viewer, this.flash.take(request, response)));
+  }
+
+  @Post()
+  async add(
+    @ConsoleOrgId() organisationId: string,
+    @Form() form: FormFields,
+    @Req() request: ConsoleRequest,
+    @Res() response: Response,
+  ): Promise<void> {
+    await this.flash.changeThenSeeOther(
+      request,
+      response,
+      WEBHOOKS,
+      async () => {
+        const secret = form.text('secret');
+        // The API's body, checked by the API's rules.
+        const input = validateItem(CreateWebhookDto, {
+          url: form.text('url'),
+          events: form.all('events'),
+          ...(secret === '' ? {} : { secret }),
+        });
+        const endpoint = await this.database.transaction(async (manager) => {
+          const created = await this.webhooks.create(organisationId, input, consoleWrite(request, manager));
+          await this.activity.recordBy(request, 'endpoint added', created.url, manager);
+          return created;
+        });
+        return { notice: `Added ${endpoint.url}. Open it to send a test event.` };
+      },
+      `${WEBHOOKS}/new`,
+    );
+  }
+
+  @Get(':id')
+  async endpoint(
+    @ConsoleOrgId() organisationId: string,
+    @EndpointId() id: string,
+    @Query('failed') failed: unknown,
+    @Query('page') page: unknown,
+    @Viewer() viewer: ConsoleViewer,
+    @Req() request: ConsoleRequest,
+    @Res() response: Response,
+  ): Promise<void> {
+    const endpoint = await this.webhooks.get(organisationId, id);
+    const failedOnly = failed === 'on';
+    const query = Object.assign(new PaginationQuery(), { page: pageNumber(page), limit: DELIVERIES_PAGE_SIZE });
+    const deliveries = await this.webhooks.listDeliveries(organisationId, id, query, { failedOnly });
+    const flash = this.flash.take(request, response);
+    sendPage(
+      response,
+      endpointPage(
+        viewer,
+        endpoint,
+        { items: deliveries.items, meta: deliveries.meta as PaginationMeta, failedOnly },
+        flash,
+      ),
+    );
+  }
+
+  @Post(':id/test')
+  async sendTest(
+    @ConsoleOrgId() organisationId: string,
+    @EndpointId() id: string,
+    @Req() request: ConsoleRequest,
+    @Res() response: Response,
+  ): Promise<void> {
+    await this.flash.changeThenSeeOther(request, response, `${WEBHOOKS}/${id}`, async () => {
+      // Sent outside any transaction (it waits for the receiver), so it is recorded after its outcome.
+      const delivery = await this.webhooks.sendTest(organisationId, id, consoleWrite(request));
+      const endpoint = await this.webhooks.get(organisationId, id);
+      await this.activity.recordBy(request, 'test event', endpoint.url);
+      const answer = delivery.statusCode === null ? (delivery.error ?? 'no answer') : `HTTP ${delivery.statusCode}`;
+      return { notice: `Test event sent: ${delivery.status} (${answer}).` };
+    });
+  }
+
+  @Post(':id/rotate-secret')
+  async rotateSecret(
+    @ConsoleOrgId() organisationId: string,
+    @EndpointId() id: string,
+    @Req() request: ConsoleRequest,
+    @Res() response: Response,
+  ): Promise<void> {
+    await this.flash.changeThenSeeOther(request, response, `${WEBHOOKS}/${id}`, async () => {
+      const secret = randomBytes(ROTATED_SECRET_BYTES).toString('base64url');
+      await this.database.transaction(async (manager) => {
+        const endpoint = await this.webhooks.rotateSecret(
+          organisationId,
+          id,
+          { secret, overlapSeconds: ROTATION_OVERLAP_SECONDS },
+          consoleWrite(request, manager),
+        );
+        await this.activity.recordBy(request, 'secret rotated', endpoint.url, manager);
+      });
+      return {
+        notice: 'Secret rotated. For 24 hours webhook-signature also carries a signature with the previous secret.',
+        reveal: { label: 'New secret', value: secret },
+      };
+    });
+  }
+
+  @Get(':id/delete')
+  async confirmDelete(
+    @ConsoleOrgId() organisationId: string,
+    @EndpointId() id: string,
+    @Viewer() viewer: ConsoleViewer,
+    @Res() response: Response,
+  ): Promise<void> {
+    requireAdmin(viewer);
+    sendPage(response, deleteEndpointPage(viewer, await this.webhooks.get(organisationId, id)));
+  }
+
+  @Post(':id/delete')
+  async remove(
+    @ConsoleOrgId() organisationId: string,
+    @EndpointId() id: string,
+    @Req() request: ConsoleRequest,
+    @Res() response: Response,
+  ): Promise<void> {
+    await this.flash.changeThenSeeOther(request, response, WEBHOOKS, async () => {
+      const url = await this.database.transaction(async (manager) => {
+        const endpoint = await this.webhooks.get(organisationId, id);
+        await this.webhooks.remove(organisationId, id, manager);
+        await this.activity.recordBy(request, 'endpoint deleted', endpoint.url, manager);
+        return endpoint.url;
+      });
+      return { notice: `Deleted ${url}.` };
+    });
+  }
+
+  @Get(':id/deliveries/:deliveryId')
+  async delivery(
+    @ConsoleOrgId() organisationId: string,
+    @EndpointId() id: string,
+    @DeliveryId() deliveryId: string,
+    @Viewer() viewer: ConsoleViewer,
+    @Req() request: ConsoleRequest,
+    @Res() response: Response,
+  ): Promise<void> {
+    const endpoint = await this.webhooks.get(organisationId, id);
+    const delivery = await this.webhooks.getDelivery(organisationId, id, deliveryId);
+    sendPage(response, deliveryPage(viewer, endpoint, delivery, this.flash.take(request, response)));
+  }
+
+  @Post(':id/deliveries/:deliveryId/redeliver')
+  async redeliver(
+    @ConsoleOrgId() organisationId: string,
+    @EndpointId() id: string,
+    @DeliveryId() deliveryId: string,
+    @Req() request: ConsoleRequest,
+    @Res() response: Response,
+  ): Promise<void> {
+    await this.flash.changeThenSeeOther(request, response, `${WEBHOOKS}/${id}`, async () => {
+      const endpoint = await this.webhooks.get(organisationId, id);
+      await this.database.transaction(async (manager) => {
+        await this.webhooks.redeliver(organisationId, id, deliveryId, consoleWrite(request, manager));
+        await this.activity.recordBy(request, 'redelivery', `${endpoint.url} (${deliveryId})`, manager);
+      });
+      return { notice: 'Redelivery queued: it shows at the top of the deliveries, pending until sent.' };
+    });
+  }
+}
