@@ -1,7 +1,7 @@
 import type { EntityManager } from 'typeorm';
 
-/** Who made a change, as every event says: an API key (by its id) or the command line. */
-export type Actor = { type: 'api_key'; id: string } | { type: 'cli' };
+/** Who made a change, as every event says: an API key (by its id), the command line or the retention job. */
+export type Actor = { type: 'api_key'; id: string } | { type: 'cli' } | { type: 'retention' };
 
 /** Where a change comes from: recorded with each event it causes (actor, requestId, traceparent). */
 export interface ChangeOrigin {
@@ -26,6 +26,11 @@ export interface WriteContext {
 /** The write context of a command-line change: its own transactions, the CLI as actor, no request. */
 export function cliWrite(): WriteContext {
   return { origin: { actor: { type: 'cli' }, requestId: null, traceparent: null } };
+}
+
+/** The write context of the retention job's changes (leavers' erasure): in the job's transaction, no request. */
+export function retentionWrite(transaction: EntityManager): WriteContext {
+  return { transaction, origin: { actor: { type: 'retention' }, requestId: null, traceparent: null } };
 }
 
 /** Where the transaction a whole request runs in is left on the request object. */

@@ -156,7 +156,7 @@ describe('scoped API keys', () => {
     expect(organisation.data.apiKey).toEqual({
       id: owner.keyId,
       name: 'test',
-      scopes: ['read', 'write', 'webhooks', 'events'],
+      scopes: ['read', 'write', 'webhooks', 'events', 'privacy'],
       expiresAt: null,
     });
     for (const scope of API_SCOPES) {

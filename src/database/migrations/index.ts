@@ -21,6 +21,7 @@ import { InsertRatingIfRateable1763764400000 } from './1763764400000-insert-rati
 import { SqlFunctionFiles1763764500000 } from './1763764500000-sql-function-files';
 import { Console1763764600000 } from './1763764600000-console';
 import { FairClaim1763764650000 } from './1763764650000-fair-claim';
+import { Privacy1763764800000 } from './1763764800000-privacy';
 
 /** Every migration in order; listed rather than globbed so ts-node, Jest and dist load the same set. */
 export const MIGRATIONS = [
@@ -47,4 +48,5 @@ export const MIGRATIONS = [
   SqlFunctionFiles1763764500000,
   Console1763764600000,
   FairClaim1763764650000,
+  Privacy1763764800000,
 ];
