@@ -170,7 +170,10 @@ async function rate(organisationId: string, employeeId: string, input: Record<st
       comment,
       createdAt: now.toISOString(),
     };
-    return { answer: rating, closing: [eventStatement(organisationId, 'skill.rated', now, { employeeId, rating }, employeeId)] };
+    return {
+      answer: rating,
+      closing: [eventStatement(organisationId, 'skill.rated', now, { employeeId, rating }, employeeId)],
+    };
   });
 }
 

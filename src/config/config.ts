@@ -135,7 +135,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     webhookEndpointConcurrency: integer(read, 'WEBHOOK_ENDPOINT_CONCURRENCY', 4, 1, 1000),
     eventRetentionDays: integer(read, 'EVENT_RETENTION_DAYS', 30, 1, 3650),
     employeeEraseAfterDays:
-      read('EMPLOYEE_ERASE_AFTER_DAYS') === undefined ? undefined : integer(read, 'EMPLOYEE_ERASE_AFTER_DAYS', 0, 0, 36500),
+      read('EMPLOYEE_ERASE_AFTER_DAYS') === undefined
+        ? undefined
+        : integer(read, 'EMPLOYEE_ERASE_AFTER_DAYS', 0, 0, 36500),
     webhookSecretKey,
     logLevel,
     databaseTimeoutMs: integer(read, 'DATABASE_TIMEOUT_MS', 5000, 1),
