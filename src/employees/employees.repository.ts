@@ -305,7 +305,10 @@ export class EmployeesRepository {
     return rows.map((row) => row.id);
   }
 
-  /** Up to `limit` employees of any organisation who left before `cutoff` (employees_leavers_idx): the retention job's. */
+  /**
+   * Up to `limit` employees of any organisation who left before `cutoff` (employees_leavers_idx), locked: the
+   * retention job's; one a request is changing meanwhile waits for a later run.
+   */
   async leftBeforeInEveryOrganisation(
     cutoff: Date,
     limit: number,
@@ -313,7 +316,8 @@ export class EmployeesRepository {
   ): Promise<Array<{ organisationId: string; id: string }>> {
     return this.database.manager(manager).query(
       `SELECT organisation_id AS "organisationId", id FROM employees
-        WHERE left_at < $1 ORDER BY left_at, id LIMIT $2`,
+        WHERE left_at < $1 ORDER BY left_at, id LIMIT $2
+          FOR UPDATE SKIP LOCKED`,
       [cutoff, limit],
     );
   }

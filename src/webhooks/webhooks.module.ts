@@ -33,7 +33,7 @@ import { WebhooksService } from './webhooks.service';
     DeliveryNotificationListener,
     WebhookSecretsRetentionStep,
   ],
-  exports: [WebhookDispatcher, DeliveryNotificationListener, WebhookEndpointsRepository],
+  exports: [WebhookDispatcher, DeliveryNotificationListener, WebhookEndpointsRepository, WebhookDeliveriesRepository],
 })
 export class WebhooksModule implements OnModuleInit {
   constructor(
