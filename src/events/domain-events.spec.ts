@@ -30,7 +30,7 @@ function domainEvents(recordWithCommit: jest.Mock, originOfTransaction: ChangeOr
 }
 
 describe('DomainEvents', () => {
-  it("records the event with the change's transaction and origin", async () => {
+  it("records the event with the change's transaction, its origin and the employee it names", async () => {
     const recordWithCommit = jest.fn();
     const occurredAt = new Date('2026-01-31T09:00:00.000Z');
     await domainEvents(recordWithCommit).publish(
@@ -42,7 +42,16 @@ describe('DomainEvents', () => {
     );
     expect(recordWithCommit).toHaveBeenCalledWith(
       'org',
-      [{ name: 'skill.rated', occurredAt, data: { employeeId: 'e', rating }, changes: undefined, ...origin }],
+      [
+        {
+          name: 'skill.rated',
+          occurredAt,
+          data: { employeeId: 'e', rating },
+          changes: undefined,
+          employeeId: 'e',
+          ...origin,
+        },
+      ],
       inTransaction,
     );
   });
@@ -81,12 +90,37 @@ describe('DomainEvents', () => {
       [
         'org',
         [
-          { ...events[0], ...origin },
-          { ...events[1], ...origin },
+          { ...events[0], employeeId: 'e1', ...origin },
+          { ...events[1], employeeId: 'e2', ...origin },
         ],
         inTransaction,
       ],
     ]);
     await expect(publisher.publishMany({} as EntityManager, 'org', events)).rejects.toThrow('outside a transaction');
+  });
+
+  it('names the employee a position replaces, and none for a skill', async () => {
+    const recordWithCommit = jest.fn();
+    const at = new Date('2026-01-31T09:00:00.000Z');
+    const position = {
+      id: 'p',
+      name: 'Head of Data',
+      description: null,
+      department: null,
+      status: 'OPEN' as const,
+      mustBeFilledBy: null,
+      requiredSkills: [],
+    };
+    await domainEvents(recordWithCommit).publishMany(inTransaction, 'org', [
+      {
+        name: 'position.updated',
+        data: { ...position, replacesPerson: { id: 'e', firstName: 'A', lastName: 'B' } },
+        occurredAt: at,
+      },
+      { name: 'position.updated', data: { ...position, replacesPerson: null }, occurredAt: at },
+      { name: 'skill.deleted', data: { id: 's' }, occurredAt: at },
+    ]);
+    const [[, recorded]] = recordWithCommit.mock.calls as [[string, Array<{ employeeId: string | null }>]];
+    expect(recorded.map((event) => event.employeeId)).toEqual(['e', null, null]);
   });
 });

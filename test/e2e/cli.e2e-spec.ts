@@ -165,7 +165,7 @@ describe('operator command line', () => {
     const text = await cli('api-key', 'list', '--org', organisationId);
     expect(text.stdout.split('\n')[0]).toMatch(/^ID +NAME +SCOPES +CREATED +EXPIRES +LAST USED +REVOKED$/);
     expect(text.stdout).toMatch(
-      new RegExp(`^${second.id as string}  - +read,write,webhooks,events +\\S+ +- +- +-$`, 'm'),
+      new RegExp(`^${second.id as string}  - +read,write,webhooks,events,privacy +\\S+ +- +- +-$`, 'm'),
     );
     for (const secret of [first.key, second.key, hashed.key_hash]) expect(text.stdout).not.toContain(secret);
 
