@@ -34,8 +34,9 @@ export class Privacy1763764800000 implements MigrationInterface {
     await queryRunner.query(`
       CREATE INDEX events_employee_idx ON events (organisation_id, employee_id, txid, id)
         WHERE employee_id IS NOT NULL`);
+    // IF EXISTS: after a down(), the old signature is only back once a migrate of the older code has run.
     await queryRunner.query(
-      `DROP FUNCTION record_events(uuid, uuid[], text[], timestamptz[], bytea[], timestamptz, varchar[])`,
+      `DROP FUNCTION IF EXISTS record_events(uuid, uuid[], text[], timestamptz[], bytea[], timestamptz, varchar[])`,
     );
 
     await queryRunner.query(`ALTER TABLE idempotency_keys ADD COLUMN employee_ids uuid[]`);
