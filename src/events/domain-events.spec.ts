@@ -4,6 +4,10 @@ import type { ChangeOrigin } from '../database/write-context';
 import { DomainEvents } from './domain-events';
 import type { EventsRepository } from './events.repository';
 
+const E = '019a6c1e-7a52-7c3e-9d1a-6b2f0c4d5e6f';
+const E1 = '019a6c1e-7a52-7c3e-9d1a-6b2f0c4d5e70';
+const E2 = '019a6c1e-7a52-7c3e-9d1a-6b2f0c4d5e71';
+
 const inTransaction = {} as EntityManager;
 const rating = {
   ratingId: 'r',
@@ -37,7 +41,7 @@ describe('DomainEvents', () => {
       inTransaction,
       'org',
       'skill.rated',
-      { employeeId: 'e', rating },
+      { employeeId: E, rating },
       occurredAt,
     );
     expect(recordWithCommit).toHaveBeenCalledWith(
@@ -46,9 +50,9 @@ describe('DomainEvents', () => {
         {
           name: 'skill.rated',
           occurredAt,
-          data: { employeeId: 'e', rating },
+          data: { employeeId: E, rating },
           changes: undefined,
-          employeeId: 'e',
+          employeeId: E,
           ...origin,
         },
       ],
@@ -59,7 +63,7 @@ describe('DomainEvents', () => {
   it('refuses to publish with a manager that is not in a running transaction, and records nothing', async () => {
     const record = jest.fn();
     const publishing = domainEvents(record).publish({} as EntityManager, 'org', 'skill.rated', {
-      employeeId: 'e',
+      employeeId: E,
       rating,
     });
     await expect(publishing).rejects.toThrow('skill.rated published outside a transaction');
@@ -69,7 +73,7 @@ describe('DomainEvents', () => {
   it('refuses to publish in a transaction opened without the origin of its changes', async () => {
     const record = jest.fn();
     const publishing = domainEvents(record, null).publish(inTransaction, 'org', 'skill.rated', {
-      employeeId: 'e',
+      employeeId: E,
       rating,
     });
     await expect(publishing).rejects.toThrow('skill.rated published in a transaction without its origin');
@@ -79,8 +83,8 @@ describe('DomainEvents', () => {
   it('records many events in one call, in order, and nothing for none', async () => {
     const at = new Date('2026-01-31T09:00:00.000Z');
     const events = [
-      { name: 'skill.rated' as const, data: { employeeId: 'e1', rating }, occurredAt: at },
-      { name: 'skill.rated' as const, data: { employeeId: 'e2', rating }, occurredAt: at },
+      { name: 'skill.rated' as const, data: { employeeId: E1, rating }, occurredAt: at },
+      { name: 'skill.rated' as const, data: { employeeId: E2, rating }, occurredAt: at },
     ];
     const recordWithCommit = jest.fn();
     const publisher = domainEvents(recordWithCommit);
@@ -90,8 +94,8 @@ describe('DomainEvents', () => {
       [
         'org',
         [
-          { ...events[0], employeeId: 'e1', ...origin },
-          { ...events[1], employeeId: 'e2', ...origin },
+          { ...events[0], employeeId: E1, ...origin },
+          { ...events[1], employeeId: E2, ...origin },
         ],
         inTransaction,
       ],
@@ -114,13 +118,20 @@ describe('DomainEvents', () => {
     await domainEvents(recordWithCommit).publishMany(inTransaction, 'org', [
       {
         name: 'position.updated',
-        data: { ...position, replacesPerson: { id: 'e', firstName: 'A', lastName: 'B' } },
+        data: { ...position, replacesPerson: { id: E, firstName: 'A', lastName: 'B' } },
         occurredAt: at,
       },
       { name: 'position.updated', data: { ...position, replacesPerson: null }, occurredAt: at },
       { name: 'skill.deleted', data: { id: 's' }, occurredAt: at },
     ]);
     const [[, recorded]] = recordWithCommit.mock.calls as [[string, Array<{ employeeId: string | null }>]];
-    expect(recorded.map((event) => event.employeeId)).toEqual(['e', null, null]);
+    expect(recorded.map((event) => event.employeeId)).toEqual([E, null, null]);
+  });
+
+  it('names no employee by a value that is not a UUID, as no employee has it for an id', async () => {
+    const recordWithCommit = jest.fn();
+    await domainEvents(recordWithCommit).publish(inTransaction, 'org', 'skill.rated', { employeeId: 'e', rating });
+    const [[, recorded]] = recordWithCommit.mock.calls as [[string, Array<{ employeeId: string | null }>]];
+    expect(recorded[0].employeeId).toBeNull();
   });
 });

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { Database } from '../database/database';
+import { isUuid } from '../database/uuid';
 import type { ChangeOrigin } from '../database/write-context';
 import type { Changes } from './changes';
 import type { NewEvent } from './event-recording';
@@ -50,9 +51,11 @@ const EMPLOYEE_NAMED: { [K in DomainEventName]: (data: DomainEventMap[K]) => str
   'skill.deleted': () => null,
 };
 
+/** The employee the event names; null when it names none, or a value no employee has as its id (not a UUID). */
 function employeeNamedBy(event: PublishedEvent): string | null {
   // The map's entry for the event's own name takes its data; TypeScript does not follow that through the union.
-  return (EMPLOYEE_NAMED[event.name] as (data: PublishedEvent['data']) => string | null)(event.data);
+  const named = (EMPLOYEE_NAMED[event.name] as (data: PublishedEvent['data']) => string | null)(event.data);
+  return named !== null && isUuid(named) ? named : null;
 }
 
 /** The names webhooks subscribe to. */
