@@ -38,6 +38,19 @@ const FOLDERS = {
   ratings: [...FOUNDATION, 'auth', 'events', 'idempotency', 'retention', 'employees', 'skills'],
   positions: [...FOUNDATION, 'auth', 'events', 'retention', 'employees', 'ratings', 'skills'],
   webhooks: [...FOUNDATION, 'auth', 'events', 'idempotency', 'retention', 'metrics'],
+  // Erasure and the personal-data export run the redactions and reads of every feature that holds a person.
+  privacy: [
+    ...FOUNDATION,
+    'auth',
+    'events',
+    'idempotency',
+    'retention',
+    'employees',
+    'ratings',
+    'positions',
+    'skills',
+    'webhooks',
+  ],
   health: [...FOUNDATION, 'auth', 'metrics'],
   'rate-limit': [...FOUNDATION, 'auth', 'metrics'],
   // The Settings pages: their own people, sessions and guard; they call the services of the features they show.

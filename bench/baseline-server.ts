@@ -170,7 +170,10 @@ async function rate(organisationId: string, employeeId: string, input: Record<st
       comment,
       createdAt: now.toISOString(),
     };
-    return { answer: rating, closing: [eventStatement(organisationId, 'skill.rated', now, { employeeId, rating })] };
+    return {
+      answer: rating,
+      closing: [eventStatement(organisationId, 'skill.rated', now, { employeeId, rating }, employeeId)],
+    };
   });
 }
 
@@ -241,7 +244,7 @@ async function createEmployee(organisationId: string, input: Record<string, unkn
       throw error;
     }
     const answer = { status: 201, payload: { success: true, data: employee } };
-    const event = eventStatement(organisationId, 'employee.created', now, employee);
+    const event = eventStatement(organisationId, 'employee.created', now, employee, employee.id);
     const closing = key === undefined ? [event] : [event, keepStatement(organisationId, key, fingerprint, answer, now)];
     return { answer, closing };
   });
@@ -296,6 +299,7 @@ function eventStatement(
   name: string,
   occurredAt: Date,
   data: unknown,
+  employeeId: string,
   changes?: Changes,
 ): Statement {
   const event = {
@@ -303,6 +307,7 @@ function eventStatement(
     occurredAt,
     data,
     changes,
+    employeeId,
     actor: BASELINE_ACTOR,
     requestId: randomUUID(),
     traceparent: newTraceparent(),
@@ -415,7 +420,7 @@ async function updateEmployee(organisationId: string, id: string, input: Record<
       return { answer: before, closing: [] };
     }
     const after = employeeFromFields({ ...changed, updatedAt: now });
-    const event = eventStatement(organisationId, 'employee.updated', now, after, changesBetween(before, after));
+    const event = eventStatement(organisationId, 'employee.updated', now, after, id, changesBetween(before, after));
     return { answer: after, closing: [event] };
   });
 }

@@ -20,6 +20,7 @@ import { RequestInputGuard } from './http/request-input.guard';
 import { IdempotencyModule } from './idempotency/idempotency.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { PositionsModule } from './positions/positions.module';
+import { PrivacyModule } from './privacy/privacy.module';
 import { RateLimitGuard } from './rate-limit/rate-limit.guard';
 import { RateLimitModule } from './rate-limit/rate-limit.module';
 import { RatingsModule } from './ratings/ratings.module';
@@ -45,6 +46,7 @@ const FEATURE_MODULES = [
   PositionsModule,
   WebhooksModule,
   EventsFeedModule,
+  PrivacyModule,
   RetentionModule,
 ];
 

@@ -1,8 +1,11 @@
 import { applyDecorators, SetMetadata } from '@nestjs/common';
 import { ApiExtension, OperationObject } from '@nestjs/swagger';
 
-/** What an API key may do (decisions.md, "Scoped API keys"); a key made without scopes has all four. */
-export const API_SCOPES = ['read', 'write', 'webhooks', 'events'] as const;
+/**
+ * What an API key may do (decisions.md, "Scoped API keys"; `privacy`: "Data protection"); a key made without
+ * scopes has all five.
+ */
+export const API_SCOPES = ['read', 'write', 'webhooks', 'events', 'privacy'] as const;
 export type ApiScope = (typeof API_SCOPES)[number];
 
 export function isApiScope(value: string): value is ApiScope {

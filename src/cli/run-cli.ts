@@ -5,6 +5,7 @@ import { registerAuthCommands } from './auth.commands';
 import { CliContext } from './cli-context';
 import { registerConsoleCommands } from './console.commands';
 import { registerDbCommands } from './db.commands';
+import { registerEmployeesCommands } from './employees.commands';
 import { registerImportCommands } from './import.commands';
 import { CliOutput, createOutput } from './output';
 import { registerPositionsCommands } from './positions.commands';
@@ -53,6 +54,7 @@ export async function runCli(argv: string[], io: CliIo = processIo, config?: App
     registerDbCommands(program, context, output);
     registerPositionsCommands(program, context, output);
     registerImportCommands(program, context, output, io.progress ?? (() => undefined));
+    registerEmployeesCommands(program, context, output);
     registerConsoleCommands(program, context, output);
     await program.parseAsync(words, { from: 'user' });
     return 0;

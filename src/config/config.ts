@@ -31,6 +31,8 @@ export interface AppConfig {
   webhookEndpointConcurrency: number;
   /** How long events (and their deliveries) are kept for GET /events and redelivery. */
   eventRetentionDays: number;
+  /** Employees who left more than this many days ago are erased by the retention job; unset: never. */
+  employeeEraseAfterDays?: number;
   /** Encrypts webhook secrets at rest; for the embedded database it is generated into dataDir. */
   webhookSecretKey?: Buffer;
   logLevel: string;
@@ -132,6 +134,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     webhookConcurrency: integer(read, 'WEBHOOK_CONCURRENCY', 32, 1, 1000),
     webhookEndpointConcurrency: integer(read, 'WEBHOOK_ENDPOINT_CONCURRENCY', 4, 1, 1000),
     eventRetentionDays: integer(read, 'EVENT_RETENTION_DAYS', 30, 1, 3650),
+    employeeEraseAfterDays:
+      read('EMPLOYEE_ERASE_AFTER_DAYS') === undefined
+        ? undefined
+        : integer(read, 'EMPLOYEE_ERASE_AFTER_DAYS', 0, 0, 36500),
     webhookSecretKey,
     logLevel,
     databaseTimeoutMs: integer(read, 'DATABASE_TIMEOUT_MS', 5000, 1),

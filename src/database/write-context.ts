@@ -1,10 +1,11 @@
 import type { EntityManager } from 'typeorm';
 
 /**
- * Who made a change, as every event says: an API key (by its id), the command line, or a person in the console
- * (by their console user's id; only the test event a console page sends says so).
+ * Who made a change, as every event says: an API key (by its id), the command line, the retention job, or a
+ * person in the console (by their console user's id; only the test event a console page sends says so).
  */
-export type Actor = { type: 'api_key'; id: string } | { type: 'cli' } | { type: 'console'; id: string };
+export type Actor =
+  { type: 'api_key'; id: string } | { type: 'cli' } | { type: 'retention' } | { type: 'console'; id: string };
 
 /** Where a change comes from: recorded with each event it causes (actor, requestId, traceparent). */
 export interface ChangeOrigin {
@@ -29,6 +30,11 @@ export interface WriteContext {
 /** The write context of a command-line change: its own transactions, the CLI as actor, no request. */
 export function cliWrite(): WriteContext {
   return { origin: { actor: { type: 'cli' }, requestId: null, traceparent: null } };
+}
+
+/** The write context of the retention job's changes (leavers' erasure): in the job's transaction, no request. */
+export function retentionWrite(transaction: EntityManager): WriteContext {
+  return { transaction, origin: { actor: { type: 'retention' }, requestId: null, traceparent: null } };
 }
 
 /** Where the transaction a whole request runs in is left on the request object. */

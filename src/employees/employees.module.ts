@@ -8,6 +8,6 @@ import { EmployeesService } from './employees.service';
 @Module({
   controllers: [EmployeesController],
   providers: [EmployeesService, EmployeesBulkService, EmployeesRepository, ListCursors],
-  exports: [EmployeesRepository, EmployeesBulkService],
+  exports: [EmployeesRepository, EmployeesBulkService, EmployeesService],
 })
 export class EmployeesModule {}

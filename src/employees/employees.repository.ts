@@ -295,6 +295,44 @@ export class EmployeesRepository {
     await this.database.manager(manager).update(Employee, { organisationId, id }, { leftAt: at, updatedAt: at });
   }
 
+  /**
+   * Erasure: deletes the employee's row (its search row goes with it), so its id is unknown from now on and its
+   * personnelNumber and businessEmail are free.
+   */
+  async erase(organisationId: string, id: string, manager: EntityManager): Promise<void> {
+    await this.database
+      .manager(manager)
+      .query(`DELETE FROM employees WHERE organisation_id = $1 AND id = $2`, [organisationId, id]);
+  }
+
+  /** The ids of the organisation's employees who left before `cutoff`, earliest leaver first. */
+  async leftBefore(organisationId: string, cutoff: Date, manager?: EntityManager): Promise<string[]> {
+    const rows = await this.database
+      .manager(manager)
+      .query<{ id: string }[]>(
+        `SELECT id FROM employees WHERE organisation_id = $1 AND left_at < $2 ORDER BY left_at, id`,
+        [organisationId, cutoff],
+      );
+    return rows.map((row) => row.id);
+  }
+
+  /**
+   * Up to `limit` employees of any organisation who left before `cutoff` (employees_leavers_idx), locked: the
+   * retention job's; one a request is changing meanwhile waits for a later run.
+   */
+  async leftBeforeInEveryOrganisation(
+    cutoff: Date,
+    limit: number,
+    manager?: EntityManager,
+  ): Promise<Array<{ organisationId: string; id: string }>> {
+    return this.database.manager(manager).query(
+      `SELECT organisation_id AS "organisationId", id FROM employees
+        WHERE left_at < $1 ORDER BY left_at, id LIMIT $2
+          FOR UPDATE SKIP LOCKED`,
+      [cutoff, limit],
+    );
+  }
+
   /** How many employees the organisation has (only active or deactivated ones with isActive), from the kept counts. */
   async countAll(organisationId: string, isActive?: boolean, manager?: EntityManager): Promise<number> {
     return this.countFromCounter(organisationId, isActive, manager);

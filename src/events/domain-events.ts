@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { Database } from '../database/database';
+import { isUuid } from '../database/uuid';
 import type { ChangeOrigin } from '../database/write-context';
 import type { Changes } from './changes';
 import type { NewEvent } from './event-recording';
@@ -30,7 +31,32 @@ const EVERY_EVENT_NAME: Record<DomainEventName, boolean> = {
   'skill.updated': false,
   'skill.deleted': false,
   'employee_skill.deleted': false,
+  'employee.erased': false,
 };
+
+/**
+ * The employee each event names (null: none), stored beside it: erasure redacts, and the personal-data export
+ * lists, the events found by it (decisions.md, "Data protection").
+ */
+const EMPLOYEE_NAMED: { [K in DomainEventName]: (data: DomainEventMap[K]) => string | null } = {
+  'employee.created': (employee) => employee.id,
+  'employee.updated': (employee) => employee.id,
+  'employee.deactivated': (employee) => employee.id,
+  'employee.erased': (erased) => erased.id,
+  'skill.rated': (rated) => rated.employeeId,
+  'employee_skill.deleted': (deleted) => deleted.employeeId,
+  'position.updated': (position) => position.replacesPerson?.id ?? null,
+  'skill.created': () => null,
+  'skill.updated': () => null,
+  'skill.deleted': () => null,
+};
+
+/** The employee the event names; null when it names none, or a value no employee has as its id (not a UUID). */
+function employeeNamedBy(event: PublishedEvent): string | null {
+  // The map's entry for the event's own name takes its data; TypeScript does not follow that through the union.
+  const named = (EMPLOYEE_NAMED[event.name] as (data: PublishedEvent['data']) => string | null)(event.data);
+  return named !== null && isUuid(named) ? named : null;
+}
 
 /** The names webhooks subscribe to. */
 export const DOMAIN_EVENT_NAMES = (Object.keys(EVERY_EVENT_NAME) as DomainEventName[]).filter(
@@ -71,7 +97,7 @@ export class DomainEvents {
     occurredAt: Date = new Date(),
     changes?: Changes,
   ): Promise<void> {
-    this.record(manager, organisationId, [{ name, occurredAt, data, changes }]);
+    this.record(manager, organisationId, [{ name, occurredAt, data, changes } as PublishedEvent]);
   }
 
   /** As publish for each event in order, recorded (and fanned out) in one statement. */
@@ -80,11 +106,11 @@ export class DomainEvents {
   }
 
   /** Records `events` with the COMMIT of the transaction of `manager`, with its origin. */
-  private record(manager: EntityManager, organisationId: string, events: Array<Omit<NewEvent, keyof ChangeOrigin>>) {
+  private record(manager: EntityManager, organisationId: string, events: PublishedEvent[]) {
     const origin = this.originIn(manager, events[0].name);
     this.events.recordWithCommit(
       organisationId,
-      events.map((event) => ({ ...event, ...origin })),
+      events.map((event): NewEvent => ({ ...event, employeeId: employeeNamedBy(event), ...origin })),
       manager,
     );
   }

@@ -15,6 +15,8 @@ export interface NewEvent {
   requestId: string | null;
   /** Stored beside the body, not in it: sent as the `traceparent` header of each delivery. */
   traceparent: string | null;
+  /** The employee the event names, stored beside the body: what erasure and the personal-data export find it by. */
+  employeeId: string | null;
 }
 
 /** An event as stored: the row GET /events lists and every webhook delivery of it sends. */
@@ -69,7 +71,7 @@ export function recordingStatement(
   const createdAt = new Date();
   const recorded = events.map((event) => ({ id: newId(), name: event.name, body: eventBody(event), createdAt }));
   // MATERIALIZED: the fan-out reads `recorded` once record_events has written the events.
-  const text = `WITH recorded AS MATERIALIZED (SELECT record_events($1, $2, $3, $4, $5, $6, $7) AS written,
+  const text = `WITH recorded AS MATERIALIZED (SELECT record_events($1, $2, $3, $4, $5, $6, $7, $8) AS written,
        $1::uuid AS organisation_id, $2::uuid[] AS event_ids, $3::text[] AS event_names, $6::timestamptz AS recorded_at)
      SELECT ${fanOutSql} AS "fannedOut" FROM recorded`;
   const values = [
@@ -80,6 +82,7 @@ export function recordingStatement(
     recorded.map((event) => event.body),
     createdAt,
     events.map((event) => event.traceparent),
+    events.map((event) => event.employeeId),
   ];
   return { statement: { text, values }, events: recorded };
 }

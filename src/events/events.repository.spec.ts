@@ -11,6 +11,7 @@ const event: NewEvent = {
   actor: { type: 'cli' },
   requestId: null,
   traceparent: null,
+  employeeId: 'e',
 };
 
 /** An EventsRepository whose Database keeps what is sent with COMMIT, with the callback told its rows. */

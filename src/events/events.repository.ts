@@ -3,6 +3,7 @@ import { EntityManager } from 'typeorm';
 import { Database } from '../database/database';
 import { SqlConditions } from '../database/sql-conditions';
 import { EventFanOut, NewEvent, RecordedEvent, recordingStatement } from './event-recording';
+import { redactedEventBody } from './redaction';
 
 /** The ping of POST /webhooks/{id}/test: recorded as an event (so it can be redelivered), never listed. */
 export const WEBHOOK_TEST_EVENT = 'webhook.test';
@@ -18,6 +19,14 @@ export interface StoredEvent {
   id: string;
   body: Buffer;
 }
+
+/** A stored event with its place in the feed. */
+export interface PlacedEvent extends StoredEvent {
+  txid: string;
+}
+
+/** How many of an employee's events erasure rewrites per statement, and the export reads per query. */
+export const EMPLOYEE_EVENTS_BATCH = 1_000;
 
 export interface EventsPageQuery {
   after?: EventCursor;
@@ -126,6 +135,56 @@ export class EventsRepository {
         parameters,
       );
     return newer ? rows.reverse() : rows;
+  }
+
+  /**
+   * Up to `limit` kept events that name the employee (events_employee_idx), in feed order after `after`, the
+   * webhook test pings aside: the personal-data export reads them page by page.
+   */
+  async listNamingEmployee(
+    organisationId: string,
+    employeeId: string,
+    after: EventCursor | null,
+    limit: number,
+    manager?: EntityManager,
+  ): Promise<PlacedEvent[]> {
+    return this.database.manager(manager).query(
+      `SELECT id, txid::text AS txid, body FROM events
+        WHERE organisation_id = $1 AND employee_id = $2 AND event <> $3
+          AND (txid, id) > (coalesce($4::xid8, '0'::xid8), coalesce($5::uuid, '00000000-0000-0000-0000-000000000000'))
+        ORDER BY txid, id LIMIT $6`,
+      [organisationId, employeeId, WEBHOOK_TEST_EVENT, after?.txid ?? null, after?.id ?? null, limit],
+    );
+  }
+
+  /**
+   * Erasure: rewrites the body of every event that names the employee (found by events_employee_idx) as
+   * redactedEventBody says, a batch per statement; ids, txids and so the feed's order stay. Their deliveries
+   * send the event's body, so a redelivery sends the redacted one. Answers how many events it rewrote.
+   */
+  async redactEmployee(organisationId: string, employeeId: string, manager: EntityManager): Promise<number> {
+    let redacted = 0;
+    let after: EventCursor | null = null;
+    for (;;) {
+      const rows: PlacedEvent[] = await this.database.manager(manager).query(
+        `SELECT id, txid::text AS txid, body FROM events
+          WHERE organisation_id = $1 AND employee_id = $2
+            AND (txid, id) > (coalesce($3::xid8, '0'::xid8), coalesce($4::uuid, '00000000-0000-0000-0000-000000000000'))
+          ORDER BY txid, id LIMIT $5
+            FOR UPDATE`,
+        [organisationId, employeeId, after?.txid ?? null, after?.id ?? null, EMPLOYEE_EVENTS_BATCH],
+      );
+      if (rows.length === 0) return redacted;
+      await this.database.manager(manager).query(
+        `UPDATE events SET body = redacted.body
+           FROM unnest($2::uuid[], $3::bytea[]) AS redacted (id, body)
+          WHERE events.organisation_id = $1 AND events.id = redacted.id`,
+        [organisationId, rows.map((row) => row.id), rows.map((row) => redactedEventBody(row.body, employeeId))],
+      );
+      redacted += rows.length;
+      const last = rows[rows.length - 1];
+      after = { txid: last.txid, id: last.id };
+    }
   }
 
   /**

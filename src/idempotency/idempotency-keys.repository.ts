@@ -17,6 +17,20 @@ interface ClaimRow {
   body: string | null;
 }
 
+/**
+ * A kept response (the envelope's text) whose request named the erased employee, redacted as its events are
+ * (decisions.md, "Data protection"): a success whose `data` is the employee becomes `{"id"}`, one whose `data`
+ * is another single object (a rating added to them) becomes `{"employeeId"}`; lists (bulk results: indexes,
+ * statuses and ids) and error answers hold no personal data and stay.
+ */
+export function redactedKeptBody({ body, statusCode }: { body: string; statusCode: number }, employeeId: string) {
+  const envelope = JSON.parse(body) as { data?: unknown };
+  const { data } = envelope;
+  if (statusCode >= 400 || data === null || typeof data !== 'object' || Array.isArray(data)) return body;
+  const redacted = (data as { id?: unknown }).id === employeeId ? { id: employeeId } : { employeeId };
+  return JSON.stringify({ ...envelope, data: redacted });
+}
+
 /** All SQL of idempotency keys. Claim and keep run in the request's transaction (the manager passed). */
 @Injectable()
 export class IdempotencyKeysRepository {
@@ -49,7 +63,8 @@ export class IdempotencyKeysRepository {
   /**
    * Keeps the response until `expiresAt`, sent with the COMMIT of `manager`'s transaction (which holds the
    * claim): it commits with the change or not at all. Replaces an expired response the retention job has not
-   * removed yet.
+   * removed yet. With it the employees the request's events name (its transaction's events, recorded by
+   * statements sent before this one), by which erasure finds the response (redactEmployee).
    */
   keep(
     organisationId: string,
@@ -60,13 +75,38 @@ export class IdempotencyKeysRepository {
     manager: EntityManager,
   ): void {
     this.database.sendWithCommit(manager, {
-      text: `INSERT INTO idempotency_keys (organisation_id, key, fingerprint, status_code, body, created_at, expires_at)
-             VALUES ($1, $2, $3, $4, $5, $6, $7)
+      text: `INSERT INTO idempotency_keys
+               (organisation_id, key, fingerprint, status_code, body, created_at, expires_at, employee_ids)
+             VALUES ($1, $2, $3, $4, $5, $6, $7,
+                     ARRAY(SELECT DISTINCT employee_id FROM events
+                            WHERE organisation_id = $1 AND txid = pg_current_xact_id() AND employee_id IS NOT NULL))
              ON CONFLICT (organisation_id, key) DO UPDATE
                 SET fingerprint = excluded.fingerprint, status_code = excluded.status_code, body = excluded.body,
-                    created_at = excluded.created_at, expires_at = excluded.expires_at`,
+                    created_at = excluded.created_at, expires_at = excluded.expires_at,
+                    employee_ids = excluded.employee_ids`,
       values: [organisationId, key, response.fingerprint, response.statusCode, response.body, createdAt, expiresAt],
     });
+  }
+
+  /**
+   * Erasure: redacts every kept response whose request named the employee (idempotency_keys_employees_idx) as
+   * redactedKeptBody says; a retry with the key replays the redacted response and still changes nothing.
+   */
+  async redactEmployee(organisationId: string, employeeId: string, manager: EntityManager): Promise<number> {
+    const kept = await this.database.manager(manager).query<Array<{ key: string; body: string; statusCode: number }>>(
+      `SELECT key, body, status_code AS "statusCode" FROM idempotency_keys
+        WHERE organisation_id = $1 AND employee_ids @> ARRAY[$2::uuid]
+          FOR UPDATE`,
+      [organisationId, employeeId],
+    );
+    if (kept.length === 0) return 0;
+    await this.database.manager(manager).query(
+      `UPDATE idempotency_keys SET body = redacted.body
+         FROM unnest($2::varchar[], $3::text[]) AS redacted (key, body)
+        WHERE idempotency_keys.organisation_id = $1 AND idempotency_keys.key = redacted.key`,
+      [organisationId, kept.map((row) => row.key), kept.map((row) => redactedKeptBody(row, employeeId))],
+    );
+    return kept.length;
   }
 
   /** Removes up to `limit` keys expired at `now`, across every organisation (the retention job). */

@@ -12,6 +12,12 @@ import { Position } from './entities/position.entity';
 import { StoredPosition } from './import/import-plan';
 import { RequiredSkill } from './skills-gap';
 
+/** The positions an employee is named in, as the personal-data export lists them. */
+export interface EmployeeLinks {
+  replaces: Array<{ id: string; name: string }>;
+  candidateFor: Array<{ positionId: string; name: string; readyAt: Date; status: ReplacementStatus }>;
+}
+
 /** A position's own columns, as the import writes them. */
 export type PositionColumns = Pick<
   Position,
@@ -306,6 +312,41 @@ export class PositionsRepository {
         replacements.map((each) => each.readyAt),
         replacements.map((each) => each.status),
       ],
+    );
+  }
+
+  /** The positions the employee is named in: those it replaces, and those it is a candidate for (readyAt order). */
+  async linksOfEmployee(organisationId: string, employeeId: string, manager?: EntityManager): Promise<EmployeeLinks> {
+    const database = this.database.manager(manager);
+    const [replaces, candidateFor] = await Promise.all([
+      database.query<EmployeeLinks['replaces']>(
+        `SELECT id, name FROM positions
+          WHERE organisation_id = $1 AND replaces_employee_id = $2 ORDER BY created_at, id`,
+        [organisationId, employeeId],
+      ),
+      database.query<EmployeeLinks['candidateFor']>(
+        `SELECT r.position_id AS "positionId", p.name, r.ready_at AS "readyAt", r.status
+           FROM position_replacements r JOIN positions p ON p.id = r.position_id
+          WHERE r.organisation_id = $1 AND r.candidate_employee_id = $2 ORDER BY r.ready_at, r.id`,
+        [organisationId, employeeId],
+      ),
+    ]);
+    return { replaces, candidateFor };
+  }
+
+  /**
+   * Erasure: the positions that replace the employee replace nobody now (replacesPerson null), and its
+   * candidacies are deleted.
+   */
+  async unlinkEmployee(organisationId: string, employeeId: string, manager: EntityManager): Promise<void> {
+    const database = this.database.manager(manager);
+    await database.query(
+      `UPDATE positions SET replaces_employee_id = NULL WHERE organisation_id = $1 AND replaces_employee_id = $2`,
+      [organisationId, employeeId],
+    );
+    await database.query(
+      `DELETE FROM position_replacements WHERE organisation_id = $1 AND candidate_employee_id = $2`,
+      [organisationId, employeeId],
     );
   }
 }

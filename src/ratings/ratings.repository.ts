@@ -347,6 +347,43 @@ export class RatingsRepository {
       .query(`DELETE FROM person_skills WHERE organisation_id = $1 AND id = $2`, [organisationId, personSkillId]);
   }
 
+  /**
+   * Up to `limit` of the employee's ratings after `after`, oldest first (createdAt, then id; ratings_employee_list_idx
+   * read backwards): the personal-data export reads every rating page by page.
+   */
+  async findOldestFirst(
+    organisationId: string,
+    employeeId: string,
+    after: Pick<RatingRecord, 'createdAt' | 'ratingId'> | null,
+    limit: number,
+    manager?: EntityManager,
+  ): Promise<RatingRecord[]> {
+    return this.database.manager(manager).query<RatingRecord[]>(
+      `SELECT r.id AS "ratingId", r.person_skill_id AS "personSkillId", r.skill_id AS "skillId",
+              s.name AS "skillName", r.score, r.rating_type AS "ratingType", r.comment, r.created_at AS "createdAt"
+         FROM ratings r
+         JOIN skills s ON s.id = r.skill_id
+        WHERE r.organisation_id = $1 AND r.employee_id = $2
+          AND ($3::timestamptz IS NULL OR (r.created_at, r.id) > ($3::timestamptz, $4::uuid))
+        ORDER BY r.created_at, r.id
+        LIMIT $5`,
+      [organisationId, employeeId, after?.createdAt ?? null, after?.ratingId ?? null, limit],
+    );
+  }
+
+  /**
+   * Erasure: deletes every rating of the employee, comments and all, and their links to skills (so each skill's
+   * employeeCount drops).
+   */
+  async deleteAllOfEmployee(organisationId: string, employeeId: string, manager: EntityManager): Promise<void> {
+    await this.database
+      .manager(manager)
+      .query(`DELETE FROM ratings WHERE organisation_id = $1 AND employee_id = $2`, [organisationId, employeeId]);
+    await this.database
+      .manager(manager)
+      .query(`DELETE FROM person_skills WHERE organisation_id = $1 AND employee_id = $2`, [organisationId, employeeId]);
+  }
+
   /** The list's conditions; the organisation and the employee are bound first ($1, $2). */
   private conditions(organisationId: string, employeeId: string, filters: RatingFilters): SqlConditions {
     const where = new SqlConditions().and('r.organisation_id = ?', organisationId).and('r.employee_id = ?', employeeId);

@@ -13,6 +13,9 @@ import { useTracing } from './trace-context';
  * spans over OTLP (HTTP, protobuf). The OTEL_* variables (service name, sampler, batch delay, headers) are
  * the SDK's own. Without the endpoint nothing is loaded, so the default start and request path pay nothing.
  */
+/** The query parameters whose values a span's `url.query` leaves out: free text, which may name a person. */
+const SEARCH_PARAMETERS = ['search'];
+
 function startTracing(): void {
   const { NodeSDK } = require('@opentelemetry/sdk-node') as typeof SdkNode;
   const { OTLPTraceExporter } = require('@opentelemetry/exporter-trace-otlp-proto') as typeof OtlpExporter;
@@ -25,7 +28,8 @@ function startTracing(): void {
   const sdk = new NodeSDK({
     serviceName: process.env.OTEL_SERVICE_NAME ?? 'skills-service',
     traceExporter: new OTLPTraceExporter(),
-    instrumentations: [new Http(), new Express(), new Pg()],
+    // A search may be a person's name or email (decisions.md, "Data protection"): its value is not exported.
+    instrumentations: [new Http({ redactedQueryParamsServer: SEARCH_PARAMETERS }), new Express(), new Pg()],
   });
   sdk.start();
   useTracing(

@@ -34,6 +34,16 @@ export interface DeliveryFilter {
   failedOnly?: boolean;
 }
 
+/** A delivery of an event, as the personal-data export lists it. */
+export interface Recipient {
+  webhookId: string;
+  url: string;
+  event: string;
+  eventId: string;
+  sentAt: Date | null;
+  outcome: 'delivered' | 'failed' | 'refused' | null;
+}
+
 export interface SettledDelivery {
   id: string;
   result: SendResult;
@@ -163,6 +173,23 @@ export class WebhookDeliveriesRepository {
         settled.map((entry) => entry.at),
         settled.map((entry) => entry.result.responseExcerpt),
       ],
+    );
+  }
+
+  /**
+   * Where the events were sent, or are to be sent: each delivery of them (webhook_deliveries_event_idx) with its
+   * endpoint's url, in event order then oldest first; `sentAt` and `outcome` are null until it is attempted.
+   */
+  async recipientsOfEvents(organisationId: string, eventIds: string[], manager?: EntityManager): Promise<Recipient[]> {
+    if (eventIds.length === 0) return [];
+    return this.database.manager(manager).query<Recipient[]>(
+      `SELECT d.endpoint_id AS "webhookId", w.url, d.event, d.event_id AS "eventId", d.attempted_at AS "sentAt",
+              d.outcome
+         FROM unnest($2::uuid[]) WITH ORDINALITY AS named (event_id, position)
+         JOIN webhook_deliveries d ON d.event_id = named.event_id AND d.organisation_id = $1
+         JOIN webhook_endpoints w ON w.id = d.endpoint_id
+        ORDER BY named.position, d.created_at, d.id`,
+      [organisationId, eventIds],
     );
   }
 

@@ -33,7 +33,13 @@ import { WebhooksService } from './webhooks.service';
     DeliveryNotificationListener,
     WebhookSecretsRetentionStep,
   ],
-  exports: [WebhooksService, WebhookDispatcher, DeliveryNotificationListener, WebhookEndpointsRepository],
+  exports: [
+    WebhooksService,
+    WebhookDispatcher,
+    DeliveryNotificationListener,
+    WebhookEndpointsRepository,
+    WebhookDeliveriesRepository,
+  ],
 })
 export class WebhooksModule implements OnModuleInit {
   constructor(

@@ -114,7 +114,7 @@ export class WebhooksService {
       const data = { webhookId: endpoint.id, url: endpoint.url };
       const recorded = await this.events.record(
         organisationId,
-        { name: WEBHOOK_TEST_EVENT, occurredAt: new Date(), data, ...write.origin },
+        { name: WEBHOOK_TEST_EVENT, occurredAt: new Date(), data, employeeId: null, ...write.origin },
         manager,
       );
       return {

@@ -49,7 +49,7 @@ describe('operator command line', () => {
       id: expect.any(String),
       organisationId: expect.any(String),
       name: 'hr sync',
-      scopes: ['read', 'write', 'webhooks', 'events'],
+      scopes: ['read', 'write', 'webhooks', 'events', 'privacy'],
       expiresAt: null,
       key: expect.stringMatching(/^sk_/),
     });
@@ -142,7 +142,7 @@ describe('operator command line', () => {
         {
           id: first.id,
           name: 'sync',
-          scopes: ['read', 'write', 'webhooks', 'events'],
+          scopes: ['read', 'write', 'webhooks', 'events', 'privacy'],
           createdAt: expect.any(String),
           expiresAt: null,
           lastUsedAt: null,
@@ -151,7 +151,7 @@ describe('operator command line', () => {
         {
           id: second.id,
           name: null,
-          scopes: ['read', 'write', 'webhooks', 'events'],
+          scopes: ['read', 'write', 'webhooks', 'events', 'privacy'],
           createdAt: expect.any(String),
           expiresAt: null,
           lastUsedAt: null,
@@ -165,7 +165,7 @@ describe('operator command line', () => {
     const text = await cli('api-key', 'list', '--org', organisationId);
     expect(text.stdout.split('\n')[0]).toMatch(/^ID +NAME +SCOPES +CREATED +EXPIRES +LAST USED +REVOKED$/);
     expect(text.stdout).toMatch(
-      new RegExp(`^${second.id as string}  - +read,write,webhooks,events +\\S+ +- +- +-$`, 'm'),
+      new RegExp(`^${second.id as string}  - +read,write,webhooks,events,privacy +\\S+ +- +- +-$`, 'm'),
     );
     for (const secret of [first.key, second.key, hashed.key_hash]) expect(text.stdout).not.toContain(secret);
 

@@ -11,9 +11,10 @@ import { itWithConcurrentSessions, NEEDS_A_SERVER } from '../support/database-ki
 import { Method, operationsOf, servedDocument } from '../support/openapi-document';
 import { createEmployee, createSkill } from '../support/people.factory';
 
-/** decisions.md, "Scoped API keys": the scope an operation needs, from its path and method alone. */
+/** decisions.md, "Scoped API keys" and "Data protection": the scope an operation needs, from its path and method. */
 function contractScope(method: Method, path: string): ApiScope | null {
   if (path === '/me') return null;
+  if (/^\/employees\/\{id\}\/(erase|personal-data)$/.test(path)) return 'privacy';
   if (path.startsWith('/webhooks')) return 'webhooks';
   if (path.startsWith('/events')) return 'events';
   return method === 'get' ? 'read' : 'write';
@@ -156,7 +157,7 @@ describe('scoped API keys', () => {
     expect(organisation.data.apiKey).toEqual({
       id: owner.keyId,
       name: 'test',
-      scopes: ['read', 'write', 'webhooks', 'events'],
+      scopes: ['read', 'write', 'webhooks', 'events', 'privacy'],
       expiresAt: null,
     });
     for (const scope of API_SCOPES) {

@@ -289,6 +289,16 @@ async function main(): Promise<void> {
   const deactivated = await expectData(api.DELETE('/employees/{id}', { params: id }), 200);
   check(typeof deactivated.data.leftAt === 'string', 'a deactivated employee');
 
+  const personal = await expectData(api.GET('/employees/{id}/personal-data', { params: id }), 200);
+  check(personal.data.employee.id === employee.id, "the deactivated employee's personal data");
+  check(
+    personal.data.events.some(({ event }) => event === 'employee.deactivated'),
+    'the events naming the employee in the export',
+  );
+  const erased = await expectData(api.POST('/employees/{id}/erase', { params: id }), 200);
+  check(erased.data.id === employee.id && typeof erased.data.erasedAt === 'string', 'an erased employee');
+  await expectError(api.GET('/employees/{id}', { params: id }), 404);
+
   process.stdout.write(JSON.stringify([...touched].sort()));
 }
 

@@ -23,6 +23,7 @@ import { Console1763764600000 } from './1763764600000-console';
 import { FairClaim1763764650000 } from './1763764650000-fair-claim';
 import { DeliveryResponse1763764700000 } from './1763764700000-delivery-response';
 import { InsertEmployeesConflicts1763764750000 } from './1763764750000-insert-employees-conflicts';
+import { Privacy1763764800000 } from './1763764800000-privacy';
 
 /** Every migration in order; listed rather than globbed so ts-node, Jest and dist load the same set. */
 export const MIGRATIONS = [
@@ -51,4 +52,5 @@ export const MIGRATIONS = [
   FairClaim1763764650000,
   DeliveryResponse1763764700000,
   InsertEmployeesConflicts1763764750000,
+  Privacy1763764800000,
 ];

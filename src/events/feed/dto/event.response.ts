@@ -3,11 +3,14 @@ import type { Actor } from '../../../database/write-context';
 import type { Changes } from '../../changes';
 import { FEED_EVENT_NAMES } from '../../domain-events';
 
-/** Who made the change: an API key (`id`: the key's id) or the command line (`cli`, no id). */
+/**
+ * Who made the change: an API key (`id`: the key's id), the command line (`cli`, no id) or the retention job
+ * (`retention`, no id: a leaver's erasure).
+ */
 @ApiSchema({ name: 'EventActor' })
 export class EventActor {
-  @ApiProperty({ enum: ['api_key', 'cli'] })
-  type: 'api_key' | 'cli';
+  @ApiProperty({ enum: ['api_key', 'cli', 'retention'] })
+  type: 'api_key' | 'cli' | 'retention';
 
   @ApiPropertyOptional({ format: 'uuid', description: "The API key's id; only for type api_key" })
   id?: string;

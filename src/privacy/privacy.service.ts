@@ -1,0 +1,136 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { Database } from '../database/database';
+import { retentionWrite, WriteContext } from '../database/write-context';
+import { EmployeesRepository } from '../employees/employees.repository';
+import { EmployeesService } from '../employees/employees.service';
+import { DomainEvents } from '../events/domain-events';
+import { EMPLOYEE_EVENTS_BATCH, EventCursor, EventsRepository } from '../events/events.repository';
+import { EventResponse, toEventResponse } from '../events/feed/dto/event.response';
+import { IdempotencyKeysRepository } from '../idempotency/idempotency-keys.repository';
+import { PositionsRepository } from '../positions/positions.repository';
+import { RatingRecord, RatingResponse, toRatingResponse } from '../ratings/dto/rating.response';
+import { RatingsRepository } from '../ratings/ratings.repository';
+import { WebhookDeliveriesRepository } from '../webhooks/webhook-deliveries.repository';
+import {
+  ErasedEmployeeResponse,
+  PersonalDataResponse,
+  RecipientResponse,
+  toPositionsResponse,
+  toRecipientResponse,
+} from './dto/personal-data.response';
+
+/** How many of an employee's ratings the export reads per query. */
+const RATINGS_BATCH = 1_000;
+const DAY_MS = 86_400_000;
+
+/**
+ * Erasure and the personal-data export (decisions.md, "Data protection"). Each table's redaction is a method
+ * of the repository of the feature that owns it; this service runs them in one transaction, or reads them
+ * for the export. Its own folder because the features it calls (ratings/, positions/) import employees/.
+ */
+@Injectable()
+export class PrivacyService {
+  constructor(
+    private readonly database: Database,
+    private readonly employees: EmployeesRepository,
+    private readonly employeesService: EmployeesService,
+    private readonly ratings: RatingsRepository,
+    private readonly positions: PositionsRepository,
+    private readonly events: EventsRepository,
+    private readonly domainEvents: DomainEvents,
+    private readonly deliveries: WebhookDeliveriesRepository,
+    private readonly idempotencyKeys: IdempotencyKeysRepository,
+  ) {}
+
+  /**
+   * Removes the employee's personal data for good, in one transaction: their ratings and skills, their position
+   * links, their row (404 from now on), and the redaction of every event and kept response naming them; then
+   * `employee.erased` in the feed. The employee's row is locked first, so a concurrent change to them either
+   * commits before (and is redacted) or finds them gone.
+   */
+  async erase(organisationId: string, id: string, write: WriteContext): Promise<ErasedEmployeeResponse> {
+    return this.database.transaction(async (manager) => {
+      await this.employees.findForUpdate(organisationId, id, manager);
+      const erasedAt = new Date();
+      await this.ratings.deleteAllOfEmployee(organisationId, id, manager);
+      await this.positions.unlinkEmployee(organisationId, id, manager);
+      await this.employees.erase(organisationId, id, manager);
+      await this.events.redactEmployee(organisationId, id, manager);
+      await this.idempotencyKeys.redactEmployee(organisationId, id, manager);
+      const erased = { id, erasedAt: erasedAt.toISOString() };
+      await this.domainEvents.publish(manager, organisationId, 'employee.erased', erased, erasedAt);
+      return erased;
+    }, write);
+  }
+
+  /**
+   * The organisation's employees who left more than `days` days before `now`, each erased in a transaction of
+   * its own unless `dryRun`: answers their ids (those erased, or those a run would erase).
+   */
+  async eraseLeavers(
+    organisationId: string,
+    days: number,
+    now: Date,
+    dryRun: boolean,
+    write: WriteContext,
+  ): Promise<string[]> {
+    const due = await this.employees.leftBefore(organisationId, new Date(now.getTime() - days * DAY_MS));
+    if (!dryRun) for (const id of due) await this.erase(organisationId, id, write);
+    return due;
+  }
+
+  /**
+   * The retention job's share of the leavers: up to `limit` employees of any organisation who left more than
+   * `days` days before `now`, erased in the job's transaction with the job as actor. Answers how many.
+   */
+  async eraseDueLeavers(days: number, now: Date, limit: number, manager: EntityManager): Promise<number> {
+    const cutoff = new Date(now.getTime() - days * DAY_MS);
+    const due = await this.employees.leftBeforeInEveryOrganisation(cutoff, limit, manager);
+    for (const { organisationId, id } of due) await this.erase(organisationId, id, retentionWrite(manager));
+    return due.length;
+  }
+
+  /**
+   * Everything the service holds about the employee (active or deactivated), for a subject-access request.
+   * Ratings and events are read page by page (keyset), so thousands of them never make one query's answer.
+   */
+  async personalData(organisationId: string, id: string): Promise<PersonalDataResponse> {
+    const employee = await this.employeesService.get(organisationId, id);
+    const [ratings, positions, named] = await Promise.all([
+      this.allRatings(organisationId, id),
+      this.positions.linksOfEmployee(organisationId, id),
+      this.eventsAndRecipients(organisationId, id),
+    ]);
+    return { employee, ratings, positions: toPositionsResponse(positions), ...named };
+  }
+
+  private async allRatings(organisationId: string, employeeId: string): Promise<RatingResponse[]> {
+    const ratings: RatingResponse[] = [];
+    let after: RatingRecord | null = null;
+    for (;;) {
+      const page = await this.ratings.findOldestFirst(organisationId, employeeId, after, RATINGS_BATCH);
+      ratings.push(...page.map(toRatingResponse));
+      if (page.length < RATINGS_BATCH) return ratings;
+      after = page[page.length - 1];
+    }
+  }
+
+  private async eventsAndRecipients(organisationId: string, employeeId: string) {
+    const events: EventResponse[] = [];
+    const recipients: RecipientResponse[] = [];
+    let after: EventCursor | null = null;
+    for (;;) {
+      const page = await this.events.listNamingEmployee(organisationId, employeeId, after, EMPLOYEE_EVENTS_BATCH);
+      events.push(...page.map((row) => toEventResponse(row.id, row.body)));
+      const sent = await this.deliveries.recipientsOfEvents(
+        organisationId,
+        page.map((row) => row.id),
+      );
+      recipients.push(...sent.map(toRecipientResponse));
+      if (page.length < EMPLOYEE_EVENTS_BATCH) return { events, recipients };
+      const last = page[page.length - 1];
+      after = { txid: last.txid, id: last.id };
+    }
+  }
+}

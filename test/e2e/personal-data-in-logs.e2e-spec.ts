@@ -1,0 +1,118 @@
+import { createServer, Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createTenant, createTestApp, TEST_WEBHOOK_SECRET_KEY, TestTenant } from '../support/app';
+import { describeIfPostgres } from '../support/requirements';
+import { freePort, ServerProcess, startServer } from '../support/server-process';
+
+jest.setTimeout(90_000);
+
+/** An OTLP/HTTP collector that keeps every body POSTed to /v1/traces (span attributes are plain bytes in them). */
+class TraceCollector {
+  readonly bodies: Buffer[] = [];
+  private readonly server: Server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      if (request.method === 'POST' && request.url === '/v1/traces') this.bodies.push(Buffer.concat(chunks));
+      response.writeHead(200, { 'Content-Type': 'application/x-protobuf' }).end();
+    });
+  });
+
+  async start(): Promise<string> {
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+
+  stop(): Promise<void> {
+    return new Promise((resolve) => this.server.close(() => resolve()));
+  }
+}
+
+/** decisions.md, "Data protection": logs, traces and metrics never carry an employee's personal data. */
+describeIfPostgres('personal data stays out of logs, traces and metrics', () => {
+  const collector = new TraceCollector();
+  let tenant: TestTenant;
+  let server: ServerProcess;
+  let metricsPort: number;
+
+  beforeAll(async () => {
+    const app = await createTestApp();
+    tenant = await createTenant(app, 'Log privacy');
+    await app.close();
+    const endpoint = await collector.start();
+    metricsPort = await freePort();
+    server = await startServer({
+      DATABASE_URL: process.env.TEST_DATABASE_URL,
+      WEBHOOK_SECRET_KEY: TEST_WEBHOOK_SECRET_KEY,
+      LOG_FORMAT: 'json',
+      LOG_LEVEL: 'debug',
+      METRICS_PORT: String(metricsPort),
+      OTEL_EXPORTER_OTLP_ENDPOINT: endpoint,
+      OTEL_BSP_SCHEDULE_DELAY: '100',
+    });
+  });
+  afterAll(async () => {
+    await server?.stop();
+    await collector.stop();
+  });
+
+  async function call(method: string, path: string, body?: object): Promise<{ status: number; data: any }> {
+    const response = await fetch(`http://127.0.0.1:${server.port}/api/v1${path}`, {
+      method,
+      headers: {
+        Authorization: tenant.bearer,
+        ...(body && { 'Content-Type': 'application/json' }),
+        ...(method === 'POST' && { 'Idempotency-Key': `log-${Math.random()}` }),
+      },
+      body: body && JSON.stringify(body),
+    });
+    const parsed = (await response.json()) as { data?: unknown };
+    return { status: response.status, data: parsed.data };
+  }
+
+  it('finds no name, email, personnel number, title or comment in the output, span attributes or metrics', async () => {
+    const mark = (what: string) => `${what}${Math.random().toString(36).slice(2, 10)}`;
+    const person = {
+      personnelNumber: mark('PN'),
+      firstName: mark('First'),
+      lastName: mark('Last'),
+      businessEmail: `${mark('mail')}@example.com`,
+      title: mark('Title'),
+    };
+    const comment = mark('Comment');
+    const renamed = mark('Renamed');
+    const created = await call('POST', '/employees', person);
+    expect(created.status).toBe(201);
+    const id = (created.data as { id: string }).id;
+    const skill = await call('POST', '/skills', { name: mark('Skill') });
+    expect(skill.status).toBe(201);
+    const skillId = (skill.data as { id: string }).id;
+    // Successes, a conflict and a validation error, each carrying the values.
+    expect((await call('PATCH', `/employees/${id}`, { firstName: renamed, title: mark('T') })).status).toBe(200);
+    expect((await call('POST', '/employees', { ...person, personnelNumber: mark('PN') })).status).toBe(409);
+    expect((await call('POST', '/employees', { ...person, businessEmail: person.firstName })).status).toBe(400);
+    const rating = { skillId, score: 3, ratingType: 'MANAGER_EVALUATION', comment };
+    expect((await call('POST', `/employees/${id}/ratings`, rating)).status).toBe(201);
+    expect((await call('GET', `/employees?search=${person.lastName}`)).status).toBe(200);
+    expect((await call('GET', `/employees/${id}/personal-data`)).status).toBe(200);
+    expect((await call('POST', `/employees/${id}/erase`, {})).status).toBe(200);
+
+    // Every request is in the access log (its id) and the traces have arrived, so the output is complete.
+    await server.waitFor(new RegExp(`/api/v1/employees/${id}/erase`));
+    const deadline = Date.now() + 15_000;
+    while (!Buffer.concat(collector.bodies).includes(Buffer.from(`/api/v1/employees/${id}/erase`))) {
+      if (Date.now() > deadline) throw new Error('the erase request never reached the collector');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const metrics = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+    const spans = Buffer.concat(collector.bodies).toString('latin1');
+    const values = [...Object.values(person), comment, renamed];
+    const leaks = (text: string) => values.filter((value) => text.includes(value));
+    expect(server.output()).toContain(`"path":"/api/v1/employees/${id}/personal-data"`);
+    expect({ log: leaks(server.output()), spans: leaks(spans), metrics: leaks(metrics) }).toEqual({
+      log: [],
+      spans: [],
+      metrics: [],
+    });
+  });
+});
