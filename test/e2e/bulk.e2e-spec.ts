@@ -12,6 +12,7 @@ import { EventRecorder } from '../support/event-recorder';
 import { createEmployee, createSkill, unique } from '../support/people.factory';
 import { itIfPostgres } from '../support/requirements';
 import { startServer } from '../support/server-process';
+import { waitUntil } from '../support/wait-until';
 
 /** A valid POST /employees body with a fresh personnelNumber and businessEmail. */
 function employeeItem(fields: Record<string, unknown> = {}): Record<string, unknown> {
@@ -23,15 +24,6 @@ function employeeItem(fields: Record<string, unknown> = {}): Record<string, unkn
     businessEmail: `${number}@example.com`,
     ...fields,
   };
-}
-
-/** Polls `ready` until it holds; fails after 5 s. */
-async function waitFor(ready: () => Promise<boolean>): Promise<void> {
-  const deadline = Date.now() + 5000;
-  while (!(await ready())) {
-    if (Date.now() > deadline) throw new Error('Waited 5 s in vain');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }
 
 jest.setTimeout(120_000);
@@ -529,14 +521,18 @@ describe('bulk upsert', () => {
           ],
         }).then((response) => response);
         // The bulk statement waits on the uncommitted link; once it commits, the statement cannot see it.
-        await waitFor(async () => {
-          // Asked outside `other`, whose transaction would keep its first snapshot of pg_stat_activity.
-          const [{ waiting }] = await dataSourceOf(app).query<{ waiting: number }[]>(
-            `SELECT count(*)::int AS waiting FROM pg_stat_activity
+        await waitUntil(
+          async () => {
+            // Asked outside `other`, whose transaction would keep its first snapshot of pg_stat_activity.
+            const [{ waiting }] = await dataSourceOf(app).query<{ waiting: number }[]>(
+              `SELECT count(*)::int AS waiting FROM pg_stat_activity
               WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE 'WITH pair AS%'`,
-          );
-          return waiting > 0;
-        });
+            );
+            return waiting > 0;
+          },
+          'the bulk statement waits on the link',
+          { timeoutMs: 5000 },
+        );
         await other.query('COMMIT');
         const response = await answer;
         expect(response.status).toBe(200);

@@ -3,6 +3,7 @@ import { ApiKeysService } from '../../src/auth/api-keys.service';
 import { apiClient } from '../support/api-client';
 import { createTenant, createTestApp, TestTenant } from '../support/app';
 import { ProbeModule } from '../support/probe.module';
+import { waitUntil } from '../support/wait-until';
 
 describe('foundation: auth, envelope and errors', () => {
   let app: NestExpressApplication;
@@ -54,13 +55,10 @@ describe('foundation: auth, envelope and errors', () => {
       );
       await asOther.get('/probe').expect(200);
       await app.get(ApiKeysService).revoke(other.keyId);
-      const deadline = Date.now() + 5000;
-      let status = 200;
-      while (status !== 401 && Date.now() < deadline) {
-        status = (await asOther.get('/probe')).status;
-        if (status !== 401) await new Promise((resolve) => setTimeout(resolve, 200));
-      }
-      expect(status).toBe(401);
+      await waitUntil(async () => (await asOther.get('/probe')).status === 401, 'the revoked key is refused', {
+        timeoutMs: 5000,
+        intervalMs: 200,
+      });
     });
   });
 

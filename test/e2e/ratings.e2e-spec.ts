@@ -9,6 +9,7 @@ import { createTenant, createTestApp, dataSourceOf, TestTenant } from '../suppor
 import { EventRecorder } from '../support/event-recorder';
 import { createEmployee, createSkill, rate } from '../support/people.factory';
 import { itIfPostgres } from '../support/requirements';
+import { waitUntil } from '../support/wait-until';
 
 const UNKNOWN_ID = '0192f3a4-5b6c-7d8e-9f00-112233445566';
 
@@ -189,18 +190,15 @@ describe('ratings', () => {
             ratingType: 'LLM_RATING',
           }).then((response) => response);
           // The rating's statement waits on the uncommitted link; once it commits, that statement cannot see it.
-          const deadline = Date.now() + 10_000;
-          for (;;) {
+          await waitUntil(async () => {
             // Asked outside `other`, whose transaction would keep its first snapshot of pg_stat_activity.
             const [{ waiting }] = await dataSourceOf(app).query<{ waiting: number }[]>(
               `SELECT count(*)::int AS waiting FROM pg_stat_activity
               WHERE datname = current_database() AND wait_event_type = 'Lock'
                 AND query LIKE 'SELECT * FROM insert_rating_if_rateable%'`,
             );
-            if (waiting > 0) break;
-            if (Date.now() > deadline) throw new Error('The rating never waited on the link');
-            await new Promise((resolve) => setTimeout(resolve, 20));
-          }
+            return waiting > 0;
+          }, 'the rating waits on the link');
           await other.query('COMMIT');
           const response = await answer;
           expect(response.status).toBe(201);
