@@ -1,6 +1,6 @@
 import { applyDecorators, HttpStatus, Type } from '@nestjs/common';
 import { ApiExtraModels, ApiResponse, getSchemaPath } from '@nestjs/swagger';
-import { CursorPageMeta, PaginationMeta } from '../pagination/pagination';
+import { ListMeta } from '../pagination/pagination';
 
 /**
  * The errors a route's own rules answer (a 404 for an unknown id, a 409 for a duplicate). Those every route
@@ -18,8 +18,6 @@ interface EnvelopeOptions {
   description?: string;
 }
 
-/** Page mode: the page fields and nextCursor; cursor mode: limit, hasNextPage and nextCursor, nothing counted. */
-const LIST_META = { oneOf: [{ $ref: getSchemaPath(PaginationMeta) }, { $ref: getSchemaPath(CursorPageMeta) }] };
 
 /** Documents a success as `{success: true, data: model | model[], meta?}`. */
 export function ApiEnvelope(model: Type<unknown>, options: EnvelopeOptions = {}) {
@@ -27,9 +25,9 @@ export function ApiEnvelope(model: Type<unknown>, options: EnvelopeOptions = {})
   const data =
     isArray || paginated ? { type: 'array', items: { $ref: getSchemaPath(model) } } : { $ref: getSchemaPath(model) };
   const properties: Record<string, object> = { success: { type: 'boolean', enum: [true] }, data };
-  if (paginated) properties.meta = LIST_META;
+  if (paginated) properties.meta = { $ref: getSchemaPath(ListMeta) };
   return applyDecorators(
-    ApiExtraModels(model, PaginationMeta, CursorPageMeta),
+    ApiExtraModels(model, ListMeta),
     ApiResponse({
       status,
       description,

@@ -57,28 +57,43 @@ const NEXT_CURSOR = {
   description: 'Pass as cursor to read the rows after this page; null when no row follows it',
 };
 
-/** The meta of a list read by page: the page fields, and the cursor to go on from this page. */
-export class PaginationMeta {
-  @ApiProperty({ type: 'integer' }) total: number;
-  @ApiProperty({ type: 'integer' }) page: number;
-  @ApiProperty({ type: 'integer' }) limit: number;
-  @ApiProperty({ type: 'integer' }) totalPages: number;
-  @ApiProperty() hasNextPage: boolean;
-  @ApiProperty() hasPrevPage: boolean;
-  @ApiProperty(NEXT_CURSOR) nextCursor: string | null;
+/** The fields of a list read by page, which a list read by cursor leaves out: counting is what it saves. */
+export interface PageFields {
+  total: number;
+  page: number;
+  limit: number;
+  totalPages: number;
+  hasNextPage: boolean;
+  hasPrevPage: boolean;
 }
 
-/** The page fields of a page-mode meta. */
-export type PageFields = Omit<PaginationMeta, 'nextCursor'>;
+/**
+ * A page-mode field: present in page mode, left out in cursor mode. Its `default` is what a generator that
+ * honours one (openapi-typescript's defaults) needs to type the field as present, so that page-mode code
+ * written before cursors compiles unchanged; it holds no meaning beyond that, and validators ignore it.
+ */
+const pageModeOnly = (description: string, type: 'integer' | 'boolean', fallback: number | boolean) =>
+  ApiProperty({
+    type,
+    required: false,
+    default: fallback,
+    description: `${description}. Page mode only: a list read by cursor leaves it out`,
+  });
 
-/** The meta of a list read by cursor: nothing is counted. */
-export class CursorPageMeta {
+/**
+ * The meta of every paginated list, in one schema for both modes (a oneOf of the two would match a
+ * page-mode meta twice, which validators refuse). Page mode: every field. Cursor mode: limit,
+ * hasNextPage and nextCursor; nothing is counted.
+ */
+export class ListMeta {
+  @pageModeOnly('The rows of the list, all pages', 'integer', 0) total?: number;
+  @pageModeOnly('The page read', 'integer', 1) page?: number;
   @ApiProperty({ type: 'integer' }) limit: number;
+  @pageModeOnly('ceil(total / limit)', 'integer', 0) totalPages?: number;
   @ApiProperty() hasNextPage: boolean;
+  @pageModeOnly('page > 1', 'boolean', false) hasPrevPage?: boolean;
   @ApiProperty(NEXT_CURSOR) nextCursor: string | null;
 }
-
-export type ListMeta = PaginationMeta | CursorPageMeta;
 
 export function buildPaginationMeta(total: number, page: number, limit: number): PageFields {
   const totalPages = Math.ceil(total / limit);
@@ -101,6 +116,6 @@ export class CursorPaginationMeta {
 export class Page<T> {
   constructor(
     readonly items: T[],
-    readonly meta: PageFields | CursorPageMeta | CursorPaginationMeta,
+    readonly meta: PageFields | ListMeta | CursorPaginationMeta,
   ) {}
 }

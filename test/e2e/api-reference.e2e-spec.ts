@@ -1,19 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { NestExpressApplication } from '@nestjs/platform-express';
-import { createTestApp } from '../support/app';
 import { servedDocument } from '../support/openapi-document';
+import { useTestApp } from '../support/use-test-app';
 
 const REFERENCE = join(__dirname, '..', '..', 'docs', 'api-reference.md');
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
 
 describe('docs/api-reference.md', () => {
-  let app: NestExpressApplication;
-
-  beforeAll(async () => {
-    app = await createTestApp();
-  });
-  afterAll(() => app.close());
+  const suite = useTestApp({ tenant: 'none' });
 
   it('lists every route of the served OpenAPI document in an endpoint table (method, then path)', () => {
     const rows = readFileSync(REFERENCE, 'utf8')
@@ -26,7 +20,7 @@ describe('docs/api-reference.md', () => {
         return quoted ? [`${method} ${quoted[1]}`] : [];
       }),
     );
-    const routes = Object.entries(servedDocument(app).paths).flatMap(([path, item]) =>
+    const routes = Object.entries(servedDocument(suite.app).paths).flatMap(([path, item]) =>
       METHODS.filter((method) => item[method] !== undefined).map((method) => `${method.toUpperCase()} ${path}`),
     );
     expect(routes.length).toBeGreaterThan(20);

@@ -13,6 +13,7 @@ import { createEmployee } from '../support/people.factory';
 import { describeIfPostgres } from '../support/requirements';
 import { TcpProxy } from '../support/tcp-proxy';
 import { testCertificate, TrustCertificateModule } from '../support/tls';
+import { waitUntil } from '../support/wait-until';
 import { ReceivedRequest, WebhookReceiver } from '../support/webhook-receiver';
 
 const STATEMENT_MS = 1000;
@@ -27,16 +28,6 @@ const HOUR_MS = 3_600_000;
 /** The URL the app pools, and the one its LISTEN uses (PostgreSQL itself when the run goes through PgBouncer). */
 const databaseUrl = () => process.env.TEST_DATABASE_URL!;
 const directUrl = () => process.env.TEST_DATABASE_DIRECT_URL ?? databaseUrl();
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function waitUntil(check: () => Promise<boolean> | boolean, what: string, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
-    await sleep(50);
-  }
-}
 
 /** How long `promise` takes to settle, and whether it failed. */
 async function timed(promise: Promise<unknown>): Promise<{ ms: number; failed: boolean }> {
@@ -220,7 +211,9 @@ describeIfPostgres('background work when the database freezes', () => {
       thaw();
       // The frozen session holds the lock until the server reads its end; then a run of this instance prunes.
       let report: RetentionReport = null;
-      await waitUntil(async () => (report = await job.run()) !== null, 'a retention run takes the lock', 5000);
+      await waitUntil(async () => (report = await job.run()) !== null, 'a retention run takes the lock', {
+        timeoutMs: 5000,
+      });
       expect(report).toMatchObject({ events: { removed: expect.any(Number) }, 'freezing probe': { removed: 0 } });
       expect(await remaining(expired)).toBe(0);
     });
@@ -282,7 +275,7 @@ describeIfPostgres('background work when the database freezes', () => {
       // Giving up shows as a new connection, made after the first pause: while frozen, it waits to be answered.
       // The connection is checked every DATABASE_TIMEOUT_MS, and a check unanswered past the statement limit fails.
       const limit = CONNECT_MS + STATEMENT_MS + FIRST_RETRY_MS + SLACK_MS;
-      await waitUntil(() => direct.accepted > connections, 'the worker connects anew', 2 * limit);
+      await waitUntil(() => direct.accepted > connections, 'the worker connects anew', { timeoutMs: 2 * limit });
       expect(Date.now() - started).toBeLessThan(limit);
       // A commit meanwhile is announced to no one; listening anew picks it up.
       await createEmployee(writer, tenant);

@@ -1,13 +1,12 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { NestExpressApplication } from '@nestjs/platform-express';
 import { runCli } from '../../src/cli/run-cli';
 import { EmployeeResponse } from '../../src/employees/dto/employee.response';
 import { RatingResponse } from '../../src/ratings/dto/rating.response';
 import { SkillResponse } from '../../src/skills/dto/skill.response';
-import { apiClient } from '../support/api-client';
-import { createTenant, createTestApp, dataSourceOf, TestTenant, testConfig } from '../support/app';
+import { dataSourceOf, testConfig } from '../support/app';
+import { useTestApp } from '../support/use-test-app';
 
 const directory = mkdtempSync(join(tmpdir(), 'bulk-import-'));
 
@@ -35,24 +34,12 @@ async function cli(...argv: string[]) {
 }
 
 describe('employees, skills and ratings import commands', () => {
-  let app: NestExpressApplication;
-  let tenant: TestTenant;
-
-  beforeAll(async () => {
-    app = await createTestApp();
-  });
-  beforeEach(async () => {
-    tenant = await createTenant(app);
-  });
+  const suite = useTestApp();
   afterAll(async () => {
-    await app.close();
     rmSync(directory, { recursive: true, force: true });
   });
 
-  const { get } = apiClient(
-    () => app,
-    () => tenant,
-  );
+  const { get } = suite.api;
 
   it('imports employees from JSON in batches of 1,000, prints one JSON summary and writes the failures to a file', async () => {
     const items = Array.from({ length: 1203 }, (_item, index) => ({
@@ -63,7 +50,7 @@ describe('employees, skills and ratings import commands', () => {
     }));
     items[1001].businessEmail = 'not an email';
     const path = file('employees.json', JSON.stringify(items));
-    const run = await cli('employees', 'import', path, '--org', tenant.organisationId, '--json');
+    const run = await cli('employees', 'import', path, '--org', suite.tenant.organisationId, '--json');
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     expect(run.stdout.trim().split('\n')).toHaveLength(1);
@@ -88,13 +75,13 @@ describe('employees, skills and ratings import commands', () => {
     ]);
     expect((await get<EmployeeResponse[]>('/employees').expect(200)).body.meta.total).toBe(1202);
     // The command runs an application of its own: its events are found where every event is recorded.
-    const [{ count }] = await dataSourceOf(app).query<{ count: number }[]>(
+    const [{ count }] = await dataSourceOf(suite.app).query<{ count: number }[]>(
       `SELECT count(*)::int AS count FROM events WHERE organisation_id = $1 AND event = 'employee.created'`,
-      [tenant.organisationId],
+      [suite.tenant.organisationId],
     );
     expect(count).toBe(1202);
 
-    const again = await cli('employees', 'import', path, '--org', tenant.organisationId, '--json');
+    const again = await cli('employees', 'import', path, '--org', suite.tenant.organisationId, '--json');
     expect(JSON.parse(again.stdout)).toMatchObject({ created: 0, updated: 0, unchanged: 1202, failed: 1 });
   });
 
@@ -105,12 +92,12 @@ describe('employees, skills and ratings import commands', () => {
         { personnelNumber: 'P-1', firstName: 'Grace', lastName: 'Hopper', businessEmail: 'g@example.com' },
       ]),
     );
-    expect((await cli('employees', 'import', employees, '--org', tenant.organisationId)).code).toBe(0);
+    expect((await cli('employees', 'import', employees, '--org', suite.tenant.organisationId)).code).toBe(0);
     const skills = file(
       'skills.csv',
       'name,description,ratingScaleMin,ratingScaleMax\nCOBOL,"Old, but gold",1,10\nFortran,,,\n',
     );
-    const skillRun = await cli('skills', 'import', skills, '--org', tenant.organisationId);
+    const skillRun = await cli('skills', 'import', skills, '--org', suite.tenant.organisationId);
     expect(skillRun.code).toBe(0);
     expect(skillRun.stdout).toBe('Imported skills: 2 created, 0 updated, 0 unchanged, 0 failed\n');
     const catalogue = (await get<SkillResponse[]>('/skills').expect(200)).body.data;
@@ -129,7 +116,7 @@ describe('employees, skills and ratings import commands', () => {
       'import',
       ratings,
       '--org',
-      tenant.organisationId,
+      suite.tenant.organisationId,
       '--failures',
       failures,
       '--json',
@@ -158,7 +145,7 @@ describe('employees, skills and ratings import commands', () => {
 
   it('writes no failures file when nothing failed, and names an unknown organisation', async () => {
     const path = file('clean.json', JSON.stringify([{ name: 'Rust' }]));
-    const run = await cli('skills', 'import', path, '--org', tenant.organisationId, '--json');
+    const run = await cli('skills', 'import', path, '--org', suite.tenant.organisationId, '--json');
     expect(JSON.parse(run.stdout)).toMatchObject({ created: 1, failed: 0, failuresFile: null });
     expect(existsSync(`${path}.failures.json`)).toBe(false);
     const unknown = await cli('skills', 'import', path, '--org', 'No Such Org', '--json');

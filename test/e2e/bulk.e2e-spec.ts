@@ -1,17 +1,17 @@
-import { NestExpressApplication } from '@nestjs/platform-express';
 import { Client } from 'pg';
 import { BulkItemResultResponse } from '../../src/bulk/bulk';
 import { newId } from '../../src/database/uuid';
 import { EmployeeResponse } from '../../src/employees/dto/employee.response';
 import { RatingResponse } from '../../src/ratings/dto/rating.response';
 import { SkillResponse } from '../../src/skills/dto/skill.response';
-import { apiClient } from '../support/api-client';
-import { createTenant, createTestApp, dataSourceOf, TEST_WEBHOOK_SECRET_KEY, TestTenant } from '../support/app';
+import { createTenant, dataSourceOf, TEST_WEBHOOK_SECRET_KEY } from '../support/app';
 import { readFeed } from '../support/event-feed';
 import { EventRecorder } from '../support/event-recorder';
 import { createEmployee, createSkill, unique } from '../support/people.factory';
 import { itIfPostgres } from '../support/requirements';
 import { startServer } from '../support/server-process';
+import { useTestApp } from '../support/use-test-app';
+import { waitUntil } from '../support/wait-until';
 
 /** A valid POST /employees body with a fresh personnelNumber and businessEmail. */
 function employeeItem(fields: Record<string, unknown> = {}): Record<string, unknown> {
@@ -25,38 +25,19 @@ function employeeItem(fields: Record<string, unknown> = {}): Record<string, unkn
   };
 }
 
-/** Polls `ready` until it holds; fails after 5 s. */
-async function waitFor(ready: () => Promise<boolean>): Promise<void> {
-  const deadline = Date.now() + 5000;
-  while (!(await ready())) {
-    if (Date.now() > deadline) throw new Error('Waited 5 s in vain');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
 jest.setTimeout(120_000);
 
 describe('bulk upsert', () => {
-  let app: NestExpressApplication;
-  let tenant: TestTenant;
+  const suite = useTestApp();
   let events: EventRecorder;
-
   beforeAll(async () => {
-    app = await createTestApp();
-    events = EventRecorder.attach(app);
-  });
-  beforeEach(async () => {
-    tenant = await createTenant(app);
+    events = EventRecorder.attach(suite.app);
   });
   afterAll(async () => {
     events.detach();
-    await app.close();
   });
 
-  const { get, post, patch, call } = apiClient(
-    () => app,
-    () => tenant,
-  );
+  const { get, post, patch, call } = suite.api;
 
   describe('POST /employees/bulk', () => {
     it('creates unknown personnelNumbers and answers one result per item with the counts', async () => {
@@ -72,7 +53,7 @@ describe('bulk upsert', () => {
       });
       const second = await get<EmployeeResponse>(`/employees/${response.body.data[1].id}`).expect(200);
       expect(second.body.data).toMatchObject({ ...items[1], gender: null, leftAt: null });
-      expect(events.of(tenant.organisationId)).toEqual([
+      expect(events.of(suite.tenant.organisationId)).toEqual([
         expect.objectContaining({
           name: 'employee.created',
           data: expect.objectContaining({ id: response.body.data[0].id }),
@@ -87,9 +68,9 @@ describe('bulk upsert', () => {
     });
 
     it('changes a known personnelNumber as PATCH does, and an item with its current values is unchanged, without event or new updatedAt', async () => {
-      const known = await createEmployee(app, tenant, { title: 'Engineer' });
-      const same = await createEmployee(app, tenant);
-      events.clear(tenant.organisationId);
+      const known = await createEmployee(suite.app, suite.tenant, { title: 'Engineer' });
+      const same = await createEmployee(suite.app, suite.tenant);
+      events.clear(suite.tenant.organisationId);
       const response = await post<BulkItemResultResponse[]>('/employees/bulk', {
         items: [
           { personnelNumber: known.personnelNumber, title: 'Lead' },
@@ -107,7 +88,7 @@ describe('bulk upsert', () => {
       expect((await get<EmployeeResponse>(`/employees/${same.id}`).expect(200)).body.data.updatedAt).toBe(
         same.updatedAt,
       );
-      expect(events.of(tenant.organisationId)).toEqual([
+      expect(events.of(suite.tenant.organisationId)).toEqual([
         expect.objectContaining({
           name: 'employee.updated',
           data: expect.objectContaining({ id: known.id, title: 'Lead' }),
@@ -116,18 +97,18 @@ describe('bulk upsert', () => {
     });
 
     it('deactivates with leftAt: employee.updated, then employee.deactivated, as PATCH', async () => {
-      const active = await createEmployee(app, tenant);
-      events.clear(tenant.organisationId);
+      const active = await createEmployee(suite.app, suite.tenant);
+      events.clear(suite.tenant.organisationId);
       const leftAt = '2026-03-01T12:00:00.000Z';
       await post('/employees/bulk', { items: [{ personnelNumber: active.personnelNumber, leftAt }] }).expect(200);
-      expect(events.namesOf(tenant.organisationId)).toEqual(['employee.updated', 'employee.deactivated']);
-      expect(events.of(tenant.organisationId)[1].data).toMatchObject({ id: active.id, leftAt });
+      expect(events.namesOf(suite.tenant.organisationId)).toEqual(['employee.updated', 'employee.deactivated']);
+      expect(events.of(suite.tenant.organisationId)[1].data).toMatchObject({ id: active.id, leftAt });
       expect((await get<EmployeeResponse>(`/employees/${active.id}`).expect(200)).body.data.leftAt).toBe(leftAt);
     });
 
     it('fails only the bad items, with the error the single endpoint answers, and emits the others in item order', async () => {
-      const existing = await createEmployee(app, tenant);
-      events.clear(tenant.organisationId);
+      const existing = await createEmployee(suite.app, suite.tenant);
+      events.clear(suite.tenant.organisationId);
       const first = employeeItem();
       const last = employeeItem();
       const response = await post<BulkItemResultResponse[]>('/employees/bulk', {
@@ -172,9 +153,9 @@ describe('bulk upsert', () => {
         employeeItem({ businessEmail: existing.businessEmail.toUpperCase() }),
       ).expect(409);
       expect(single.body.error).toEqual(taken.error);
-      expect(events.of(tenant.organisationId).map((event) => (event.data as EmployeeResponse).personnelNumber)).toEqual(
-        [first.personnelNumber, last.personnelNumber],
-      );
+      expect(
+        events.of(suite.tenant.organisationId).map((event) => (event.data as EmployeeResponse).personnelNumber),
+      ).toEqual([first.personnelNumber, last.personnelNumber]);
       const list = await get<EmployeeResponse[]>('/employees?limit=100').expect(200);
       expect(list.body.meta.total).toBe(3);
     });
@@ -213,8 +194,8 @@ describe('bulk upsert', () => {
 
     it('isolates an item the database refuses: the others of the batch are written', async () => {
       // The checks made before writing know only the items; the unique index refuses the taken businessEmail.
-      const existing = await createEmployee(app, tenant);
-      const other = await createEmployee(app, tenant);
+      const existing = await createEmployee(suite.app, suite.tenant);
+      const other = await createEmployee(suite.app, suite.tenant);
       const renamed = `${unique('free')}@example.com`;
       const response = await post<BulkItemResultResponse[]>('/employees/bulk', {
         items: [
@@ -257,16 +238,16 @@ describe('bulk upsert', () => {
     it('replays a request with the same Idempotency-Key without writing or emitting again', async () => {
       const body = { items: [employeeItem(), employeeItem()] };
       const first = await call('post', '/employees/bulk').set('Idempotency-Key', 'bulk-1').send(body).expect(200);
-      events.clear(tenant.organisationId);
+      events.clear(suite.tenant.organisationId);
       const again = await call('post', '/employees/bulk').set('Idempotency-Key', 'bulk-1').send(body).expect(200);
       expect(again.headers['idempotency-replayed']).toBe('true');
       expect(again.body).toEqual(first.body);
-      expect(events.of(tenant.organisationId)).toEqual([]);
+      expect(events.of(suite.tenant.organisationId)).toEqual([]);
       expect((await get('/employees').expect(200)).body.meta.total).toBe(2);
     });
 
     it('isolates a failing item also inside the transaction of an Idempotency-Key', async () => {
-      const existing = await createEmployee(app, tenant);
+      const existing = await createEmployee(suite.app, suite.tenant);
       const response = await call('post', '/employees/bulk')
         .set('Idempotency-Key', 'bulk-2')
         .send({ items: [employeeItem(), employeeItem({ businessEmail: existing.businessEmail }), employeeItem()] })
@@ -280,8 +261,8 @@ describe('bulk upsert', () => {
     });
 
     it("never matches another organisation's employee: its personnelNumber creates one here", async () => {
-      const other = await createTenant(app, 'Other');
-      const theirs = await createEmployee(app, other);
+      const other = await createTenant(suite.app, 'Other');
+      const theirs = await createEmployee(suite.app, other);
       const response = await post<BulkItemResultResponse[]>('/employees/bulk', {
         items: [{ ...employeeItem(), personnelNumber: theirs.personnelNumber, businessEmail: theirs.businessEmail }],
       }).expect(200);
@@ -298,9 +279,9 @@ describe('bulk upsert', () => {
         (events) => events.length >= items.length,
       );
       expect(feed.map((event) => event.data.id)).toEqual(response.body.data.map((result) => result.id));
-      const deliveries: { event_id: string }[] = await dataSourceOf(app).query(
+      const deliveries: { event_id: string }[] = await dataSourceOf(suite.app).query(
         `SELECT event_id FROM webhook_deliveries WHERE organisation_id = $1 ORDER BY event_id`,
-        [tenant.organisationId],
+        [suite.tenant.organisationId],
       );
       expect(deliveries.map((delivery) => delivery.event_id)).toEqual(feed.map((event) => event.id));
     });
@@ -308,8 +289,8 @@ describe('bulk upsert', () => {
 
   describe('POST /skills/bulk', () => {
     it('creates unknown names, changes a known one matched in any case, and leaves an equal one unchanged', async () => {
-      const known = await createSkill(app, tenant, { description: 'old' });
-      const same = await createSkill(app, tenant);
+      const known = await createSkill(suite.app, suite.tenant, { description: 'old' });
+      const same = await createSkill(suite.app, suite.tenant);
       const name = unique('Skill');
       const response = await post<BulkItemResultResponse[]>('/skills/bulk', {
         items: [
@@ -337,7 +318,7 @@ describe('bulk upsert', () => {
     });
 
     it('fails a bad scale, a second item with the same name in any case, and an invalid item, alone', async () => {
-      const known = await createSkill(app, tenant, { ratingScaleMax: 5 });
+      const known = await createSkill(suite.app, suite.tenant, { ratingScaleMax: 5 });
       const name = unique('Skill');
       const response = await post<BulkItemResultResponse[]>('/skills/bulk', {
         items: [
@@ -373,9 +354,9 @@ describe('bulk upsert', () => {
 
   describe('POST /ratings/bulk', () => {
     it('rates by personnelNumber and skillName or by ids, creating the employee skill, with skill.rated in item order', async () => {
-      const employee = await createEmployee(app, tenant);
-      const skill = await createSkill(app, tenant);
-      events.clear(tenant.organisationId);
+      const employee = await createEmployee(suite.app, suite.tenant);
+      const skill = await createSkill(suite.app, suite.tenant);
+      events.clear(suite.tenant.organisationId);
       const response = await post<BulkItemResultResponse[]>('/ratings/bulk', {
         items: [
           {
@@ -404,15 +385,15 @@ describe('bulk upsert', () => {
         comment: null,
       });
       expect(second).toMatchObject({ score: 4, comment: 'good', personSkillId: first.personSkillId });
-      expect(events.of(tenant.organisationId)).toEqual([
+      expect(events.of(suite.tenant.organisationId)).toEqual([
         expect.objectContaining({ name: 'skill.rated', data: { employeeId: employee.id, rating: first } }),
         expect.objectContaining({ name: 'skill.rated', data: { employeeId: employee.id, rating: second } }),
       ]);
     });
 
     it('keeps the latest of several ratings that create one employee skill: the newest, then the larger id', async () => {
-      const employee = await createEmployee(app, tenant);
-      const skill = await createSkill(app, tenant);
+      const employee = await createEmployee(suite.app, suite.tenant);
+      const skill = await createSkill(suite.app, suite.tenant);
       const scores = [1, 5, 0, 3, 2];
       const response = await post<BulkItemResultResponse[]>('/ratings/bulk', {
         items: scores.map((score) => ({ employeeId: employee.id, skillId: skill.id, score, ratingType: 'LLM_RATING' })),
@@ -439,11 +420,11 @@ describe('bulk upsert', () => {
     });
 
     it("fails an unknown or another organisation's employee or skill with NOT_FOUND, without leaking it", async () => {
-      const employee = await createEmployee(app, tenant);
-      const skill = await createSkill(app, tenant);
-      const other = await createTenant(app, 'Other');
-      const theirEmployee = await createEmployee(app, other);
-      const theirSkill = await createSkill(app, other);
+      const employee = await createEmployee(suite.app, suite.tenant);
+      const skill = await createSkill(suite.app, suite.tenant);
+      const other = await createTenant(suite.app, 'Other');
+      const theirEmployee = await createEmployee(suite.app, other);
+      const theirSkill = await createSkill(suite.app, other);
       const rating = { score: 3, ratingType: 'MANAGER_EVALUATION' };
       const response = await post<BulkItemResultResponse[]>('/ratings/bulk', {
         items: [
@@ -471,8 +452,8 @@ describe('bulk upsert', () => {
     });
 
     it('fails a score outside the scale, a missing or doubled reference and an invalid field, alone', async () => {
-      const employee = await createEmployee(app, tenant);
-      const skill = await createSkill(app, tenant, { ratingScaleMin: 1, ratingScaleMax: 3 });
+      const employee = await createEmployee(suite.app, suite.tenant);
+      const skill = await createSkill(suite.app, suite.tenant, { ratingScaleMin: 1, ratingScaleMax: 3 });
       const base = { employeeId: employee.id, skillId: skill.id, ratingType: 'MANAGER_EVALUATION' };
       const response = await post<BulkItemResultResponse[]>('/ratings/bulk', {
         items: [
@@ -506,8 +487,8 @@ describe('bulk upsert', () => {
     });
 
     itIfPostgres('writes the ratings of a link another transaction commits meanwhile, on that link', async () => {
-      const employee = await createEmployee(app, tenant);
-      const [first, second] = [await createSkill(app, tenant), await createSkill(app, tenant)];
+      const employee = await createEmployee(suite.app, suite.tenant);
+      const [first, second] = [await createSkill(suite.app, suite.tenant), await createSkill(suite.app, suite.tenant)];
       const other = new Client({ connectionString: process.env.TEST_DATABASE_URL });
       await other.connect();
       try {
@@ -516,10 +497,10 @@ describe('bulk upsert', () => {
           await other.query<{ id: string }>(
             `INSERT INTO person_skills (id, organisation_id, employee_id, skill_id, created_at)
              VALUES ($1, $2, $3, $4, now()) RETURNING id`,
-            [newId(), tenant.organisationId, employee.id, first.id],
+            [newId(), suite.tenant.organisationId, employee.id, first.id],
           )
         ).rows;
-        events.clear(tenant.organisationId);
+        events.clear(suite.tenant.organisationId);
         const base = { employeeId: employee.id, ratingType: 'MANAGER_EVALUATION' };
         const answer = post<BulkItemResultResponse[]>('/ratings/bulk', {
           items: [
@@ -529,14 +510,18 @@ describe('bulk upsert', () => {
           ],
         }).then((response) => response);
         // The bulk statement waits on the uncommitted link; once it commits, the statement cannot see it.
-        await waitFor(async () => {
-          // Asked outside `other`, whose transaction would keep its first snapshot of pg_stat_activity.
-          const [{ waiting }] = await dataSourceOf(app).query<{ waiting: number }[]>(
-            `SELECT count(*)::int AS waiting FROM pg_stat_activity
+        await waitUntil(
+          async () => {
+            // Asked outside `other`, whose transaction would keep its first snapshot of pg_stat_activity.
+            const [{ waiting }] = await dataSourceOf(suite.app).query<{ waiting: number }[]>(
+              `SELECT count(*)::int AS waiting FROM pg_stat_activity
               WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE 'WITH pair AS%'`,
-          );
-          return waiting > 0;
-        });
+            );
+            return waiting > 0;
+          },
+          'the bulk statement waits on the link',
+          { timeoutMs: 5000 },
+        );
         await other.query('COMMIT');
         const response = await answer;
         expect(response.status).toBe(200);
@@ -547,7 +532,7 @@ describe('bulk upsert', () => {
         expect(written.map((rating) => rating.score)).toEqual([1, 2, 3]);
         expect(written[1].personSkillId).toBe(link.id);
         expect(written[2].personSkillId).toBe(link.id);
-        expect(events.of(tenant.organisationId).map((event) => event.data)).toEqual(
+        expect(events.of(suite.tenant.organisationId).map((event) => event.data)).toEqual(
           written.map((rating) => ({ employeeId: employee.id, rating })),
         );
       } finally {
@@ -562,7 +547,7 @@ describe('bulk upsert', () => {
       const send = (port: number) =>
         fetch(`http://127.0.0.1:${port}/api/v1/employees/bulk`, {
           method: 'POST',
-          headers: { Authorization: tenant.bearer, 'Content-Type': 'application/json' },
+          headers: { Authorization: suite.tenant.bearer, 'Content-Type': 'application/json' },
           body: JSON.stringify({ items: Array.from({ length: 1000 }, () => employeeItem()) }),
         });
       const server = await startServer(env);
@@ -586,15 +571,15 @@ describe('bulk upsert', () => {
       const restarted = await startServer(env);
       try {
         const list = await fetch(`http://127.0.0.1:${restarted.port}/api/v1/employees?limit=1`, {
-          headers: { Authorization: tenant.bearer },
+          headers: { Authorization: suite.tenant.bearer },
         });
         const { total } = ((await list.json()) as { meta: { total: number } }).meta;
         expect(acknowledged).toBe(2000);
         // The request cut off committed whole or not at all.
         expect([2000, 3000]).toContain(total);
-        const [{ events }] = await dataSourceOf(app).query<{ events: number }[]>(
+        const [{ events }] = await dataSourceOf(suite.app).query<{ events: number }[]>(
           `SELECT count(*)::int AS events FROM events WHERE organisation_id = $1`,
-          [tenant.organisationId],
+          [suite.tenant.organisationId],
         );
         expect(events).toBe(total);
       } finally {

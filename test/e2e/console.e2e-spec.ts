@@ -5,6 +5,7 @@ import { PeopleService } from '../../src/console/people/people.service';
 import { RetentionJob } from '../../src/retention/retention.job';
 import { createTenant, createTestApp, dataSourceOf, TestTenant } from '../support/app';
 import { consolePerson, signIn, TEST_PASSWORD, welcomePath } from '../support/console';
+import { waitUntil } from '../support/wait-until';
 
 let app: NestExpressApplication;
 let tenant: TestTenant;
@@ -134,7 +135,7 @@ describe('sessions', () => {
     );
     const moved = await lastActivity();
     await person.agent.get('/console/people').expect(200);
-    await waitUntil(async () => (await lastActivity()) > moved);
+    await waitUntil(async () => (await lastActivity()) > moved, 'the activity is written', { timeoutMs: 5000 });
   });
 
   it('marks the cookie Secure behind a trusted proxy that says HTTPS, and not for an untrusted one', async () => {
@@ -446,11 +447,3 @@ describe('the console beside the API', () => {
     }
   });
 });
-
-async function waitUntil(condition: () => Promise<boolean>, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}

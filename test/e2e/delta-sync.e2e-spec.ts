@@ -1,44 +1,32 @@
-import { NestExpressApplication } from '@nestjs/platform-express';
 import { EmployeeResponse } from '../../src/employees/dto/employee.response';
 import { SkillResponse } from '../../src/skills/dto/skill.response';
-import { apiClient } from '../support/api-client';
-import { createTenant, createTestApp, TestTenant } from '../support/app';
+import { createTenant } from '../support/app';
 import { createEmployee, createSkill, rate } from '../support/people.factory';
+import { useTestApp } from '../support/use-test-app';
 
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
 
 describe('delta sync: updatedAt and updatedSince', () => {
-  let app: NestExpressApplication;
-  let tenant: TestTenant;
+  const suite = useTestApp();
 
-  beforeAll(async () => {
-    app = await createTestApp();
-  });
-  beforeEach(async () => {
-    tenant = await createTenant(app);
-  });
-  afterAll(() => app.close());
+  const { get, patch, del } = suite.api;
 
-  const { get, patch, del } = apiClient(
-    () => app,
-    () => tenant,
-  );
   const employee = async (id: string) => (await get<EmployeeResponse>(`/employees/${id}`).expect(200)).body.data;
   const skill = async (id: string) => (await get<SkillResponse>(`/skills/${id}`).expect(200)).body.data;
 
   describe('updatedAt', () => {
     it('is set at creation, equal to createdAt, on employees and skills', async () => {
-      const created = await createEmployee(app, tenant);
+      const created = await createEmployee(suite.app, suite.tenant);
       expect(created.createdAt).toMatch(ISO_MS);
       expect(created.updatedAt).toBe(created.createdAt);
-      const createdSkill = await createSkill(app, tenant);
+      const createdSkill = await createSkill(suite.app, suite.tenant);
       expect(createdSkill.updatedAt).toBe(createdSkill.createdAt);
     });
 
     it('moves on a PATCH, a deactivation and a reactivation of an employee, never on a rating', async () => {
-      const created = await createEmployee(app, tenant);
-      const rated = await createSkill(app, tenant);
+      const created = await createEmployee(suite.app, suite.tenant);
+      const rated = await createSkill(suite.app, suite.tenant);
       await tick();
       const patched = (await patch<EmployeeResponse>(`/employees/${created.id}`, { title: 'CTO' }).expect(200)).body
         .data;
@@ -46,7 +34,7 @@ describe('delta sync: updatedAt and updatedSince', () => {
       expect(patched.createdAt).toBe(created.createdAt);
 
       await tick();
-      await rate(app, tenant, created.id, rated.id);
+      await rate(suite.app, suite.tenant, created.id, rated.id);
       expect((await employee(created.id)).updatedAt).toBe(patched.updatedAt);
       expect((await skill(rated.id)).updatedAt).toBe(rated.updatedAt);
 
@@ -64,7 +52,7 @@ describe('delta sync: updatedAt and updatedSince', () => {
     });
 
     it('moves on a PATCH of a skill', async () => {
-      const created = await createSkill(app, tenant);
+      const created = await createSkill(suite.app, suite.tenant);
       await tick();
       const patched = (await patch<SkillResponse>(`/skills/${created.id}`, { description: 'x' }).expect(200)).body.data;
       expect(patched.updatedAt > created.updatedAt).toBe(true);
@@ -74,11 +62,11 @@ describe('delta sync: updatedAt and updatedSince', () => {
 
   describe('GET /employees?updatedSince', () => {
     it('lists only employees changed at or after it, oldest change first, with an exact total', async () => {
-      const first = await createEmployee(app, tenant);
+      const first = await createEmployee(suite.app, suite.tenant);
       await tick();
-      const second = await createEmployee(app, tenant);
+      const second = await createEmployee(suite.app, suite.tenant);
       await tick();
-      const third = await createEmployee(app, tenant);
+      const third = await createEmployee(suite.app, suite.tenant);
       await tick();
       const changed = (await patch<EmployeeResponse>(`/employees/${first.id}`, { title: 'Changed' }).expect(200)).body
         .data;
@@ -98,9 +86,12 @@ describe('delta sync: updatedAt and updatedSince', () => {
 
     it('combines with search, departmentId and isActive', async () => {
       const since = new Date(Date.now() - 1000).toISOString();
-      const match = await createEmployee(app, tenant, { departmentId: 'D-SYNC', lastName: 'Zephyrine' });
-      await createEmployee(app, tenant, { departmentId: 'D-SYNC', lastName: 'Other' });
-      const gone = await createEmployee(app, tenant, { departmentId: 'D-SYNC', lastName: 'Zephyrine-Gone' });
+      const match = await createEmployee(suite.app, suite.tenant, { departmentId: 'D-SYNC', lastName: 'Zephyrine' });
+      await createEmployee(suite.app, suite.tenant, { departmentId: 'D-SYNC', lastName: 'Other' });
+      const gone = await createEmployee(suite.app, suite.tenant, {
+        departmentId: 'D-SYNC',
+        lastName: 'Zephyrine-Gone',
+      });
       await del(`/employees/${gone.id}`).expect(200);
 
       const query = `updatedSince=${since}&departmentId=D-SYNC&search=zephyr`;
@@ -121,17 +112,17 @@ describe('delta sync: updatedAt and updatedSince', () => {
     });
 
     it("never lists another organisation's employees", async () => {
-      const other = await createTenant(app);
-      await createEmployee(app, other);
+      const other = await createTenant(suite.app);
+      await createEmployee(suite.app, other);
       expect((await get('/employees?updatedSince=2000-01-01').expect(200)).body.meta.total).toBe(0);
     });
   });
 
   describe('GET /skills?updatedSince', () => {
     it('lists only skills changed at or after it, oldest change first, and combines with search', async () => {
-      const first = await createSkill(app, tenant, { name: `Sync Alpha ${Date.now()}` });
+      const first = await createSkill(suite.app, suite.tenant, { name: `Sync Alpha ${Date.now()}` });
       await tick();
-      const second = await createSkill(app, tenant, { name: `Sync Beta ${Date.now()}` });
+      const second = await createSkill(suite.app, suite.tenant, { name: `Sync Beta ${Date.now()}` });
       await tick();
       await patch(`/skills/${first.id}`, { description: 'changed' }).expect(200);
 

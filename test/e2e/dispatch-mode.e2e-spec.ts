@@ -10,6 +10,7 @@ import { createEmployee, unique } from '../support/people.factory';
 import { describeIfPostgres } from '../support/requirements';
 import { startWorkerProcess } from '../support/server-process';
 import { testCertificate, TrustCertificateModule } from '../support/tls';
+import { waitUntil } from '../support/wait-until';
 import { WebhookReceiver } from '../support/webhook-receiver';
 
 /** Longer than any test: a worker that sends within one did not wait for its poll. */
@@ -35,14 +36,6 @@ async function listeningBackends(app: NestExpressApplication): Promise<number[]>
         AND state = 'idle' AND query LIKE 'LISTEN %'`,
   );
   return rows.map((row) => row.pid);
-}
-
-async function waitUntil(check: () => Promise<boolean>, what: string, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 // Modes other than api need PostgreSQL: the embedded database serves one process, and has no LISTEN/NOTIFY across them.

@@ -1,12 +1,11 @@
-import { NestExpressApplication } from '@nestjs/platform-express';
 import { Client } from 'pg';
 import { EntityManager } from 'typeorm';
 import { newId } from '../../src/database/uuid';
 import { EmployeeResponse } from '../../src/employees/dto/employee.response';
-import { apiClient } from '../support/api-client';
-import { createTenant, createTestApp, dataSourceOf, TestTenant } from '../support/app';
+import { dataSourceOf } from '../support/app';
 import { createEmployee, unique } from '../support/people.factory';
 import { has, itIfPostgres } from '../support/requirements';
+import { useTestApp } from '../support/use-test-app';
 
 /** Where the counts trigger keeps the slot a transaction writes to; a test sets it to choose the slot. */
 const SLOT_SETTING = 'skills.employee_count_slot';
@@ -24,26 +23,13 @@ function insertEmployee(query: Query, organisationId: string): Promise<unknown> 
 }
 
 describe('employee counts (organisation_employee_counts slots)', () => {
-  let app: NestExpressApplication;
-  let tenant: TestTenant;
+  const suite = useTestApp();
 
-  beforeAll(async () => {
-    app = await createTestApp();
-  });
-  beforeEach(async () => {
-    tenant = await createTenant(app);
-  });
-  afterAll(async () => {
-    await app.close();
-  });
+  const { get, del, patch } = suite.api;
 
-  const { get, del, patch } = apiClient(
-    () => app,
-    () => tenant,
-  );
-  const sql = <T>(text: string, parameters: unknown[] = []) => dataSourceOf(app).query<T>(text, parameters);
+  const sql = <T>(text: string, parameters: unknown[] = []) => dataSourceOf(suite.app).query<T>(text, parameters);
   const inTransaction = (work: (query: Query) => Promise<unknown>) =>
-    dataSourceOf(app).transaction((manager: EntityManager) =>
+    dataSourceOf(suite.app).transaction((manager: EntityManager) =>
       work((text, parameters) => manager.query(text, parameters)),
     );
 
@@ -55,7 +41,7 @@ describe('employee counts (organisation_employee_counts slots)', () => {
     return (await Promise.all(lists)).map((response) => response.body.meta.total);
   };
   /** The same three numbers, counted from the employees themselves. */
-  const counted = async (organisationId = tenant.organisationId) => {
+  const counted = async (organisationId = suite.tenant.organisationId) => {
     const [row] = await sql<{ total: number; active: number }[]>(
       `SELECT count(*)::int AS total, (count(*) FILTER (WHERE left_at IS NULL))::int AS active
          FROM employees WHERE organisation_id = $1`,
@@ -63,18 +49,18 @@ describe('employee counts (organisation_employee_counts slots)', () => {
     );
     return [row.total, row.active, row.total - row.active];
   };
-  const slotRows = (organisationId = tenant.organisationId) =>
+  const slotRows = (organisationId = suite.tenant.organisationId) =>
     sql<{ slot: number; total: number }[]>(
       `SELECT slot, total::int AS total FROM organisation_employee_counts WHERE organisation_id = $1 ORDER BY slot`,
       [organisationId],
     );
 
   it('keep list totals exact under concurrent creates, deactivations and reactivations', async () => {
-    const first = await Promise.all(Array.from({ length: 24 }, () => createEmployee(app, tenant)));
+    const first = await Promise.all(Array.from({ length: 24 }, () => createEmployee(suite.app, suite.tenant)));
     const [leaving, staying] = [first.slice(0, 12), first.slice(12)];
     await Promise.all([
       ...leaving.map((employee) => del(`/employees/${employee.id}`).expect(200)),
-      ...Array.from({ length: 6 }, () => createEmployee(app, tenant)),
+      ...Array.from({ length: 6 }, () => createEmployee(suite.app, suite.tenant)),
     ]);
     await Promise.all([
       ...leaving.slice(0, 4).map((employee) => patch(`/employees/${employee.id}`, { leftAt: null }).expect(200)),
@@ -91,17 +77,17 @@ describe('employee counts (organisation_employee_counts slots)', () => {
 
   it('keep one slot per transaction, however many employees it writes', async () => {
     await inTransaction(async (query) => {
-      for (let i = 0; i < 5; i++) await insertEmployee(query, tenant.organisationId);
+      for (let i = 0; i < 5; i++) await insertEmployee(query, suite.tenant.organisationId);
     });
     expect(await slotRows()).toEqual([{ slot: expect.any(Number), total: 5 }]);
     expect(await totals()).toEqual([5, 5, 0]);
   });
 
   it('leave no counts rows behind when the organisation is deleted', async () => {
-    await Promise.all(Array.from({ length: 8 }, () => createEmployee(app, tenant)));
+    await Promise.all(Array.from({ length: 8 }, () => createEmployee(suite.app, suite.tenant)));
     expect((await slotRows()).length).toBeGreaterThan(0);
 
-    await sql(`DELETE FROM organisations WHERE id = $1`, [tenant.organisationId]);
+    await sql(`DELETE FROM organisations WHERE id = $1`, [suite.tenant.organisationId]);
 
     expect(await slotRows()).toEqual([]);
   });
@@ -109,12 +95,12 @@ describe('employee counts (organisation_employee_counts slots)', () => {
   it("never re-create counts in the cascade of an organisation's deletion, from a slot without a row", async () => {
     await inTransaction(async (query) => {
       await query(`SELECT set_config('${SLOT_SETTING}', '1', true)`);
-      await insertEmployee(query, tenant.organisationId);
+      await insertEmployee(query, suite.tenant.organisationId);
     });
     // The deleting transaction's slot has no row: the cascaded employee's decrement must not insert one.
     await inTransaction(async (query) => {
       await query(`SELECT set_config('${SLOT_SETTING}', '2', true)`);
-      await query(`DELETE FROM organisations WHERE id = $1`, [tenant.organisationId]);
+      await query(`DELETE FROM organisations WHERE id = $1`, [suite.tenant.organisationId]);
     });
     expect(await slotRows()).toEqual([]);
   });
@@ -140,7 +126,7 @@ describe('employee counts (organisation_employee_counts slots)', () => {
       return session;
     };
     const insertIn = (session: Client) =>
-      insertEmployee((text, parameters) => session.query(text, parameters), tenant.organisationId);
+      insertEmployee((text, parameters) => session.query(text, parameters), suite.tenant.organisationId);
 
     itIfPostgres('let a second insert in one organisation proceed while the first is uncommitted', async () => {
       const [first, second] = [await openTransaction(1), await openTransaction(2)];

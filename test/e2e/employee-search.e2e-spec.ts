@@ -1,8 +1,8 @@
-import { NestExpressApplication } from '@nestjs/platform-express';
 import { EmployeeResponse } from '../../src/employees/dto/employee.response';
 import { apiClient } from '../support/api-client';
-import { createTenant, createTestApp, dataSourceOf, TestTenant } from '../support/app';
+import { createTenant, dataSourceOf } from '../support/app';
 import { createEmployee } from '../support/people.factory';
+import { useTestApp } from '../support/use-test-app';
 
 /** Lets the clock move on, so a later write has a later updatedAt (ms precision). */
 const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
@@ -14,30 +14,18 @@ function matches(employee: EmployeeResponse, term: string): boolean {
 }
 
 describe('employee search: results and exact totals from employee_search', () => {
-  let app: NestExpressApplication;
-  let tenant: TestTenant;
+  const suite = useTestApp();
 
-  beforeAll(async () => {
-    app = await createTestApp();
-  });
-  beforeEach(async () => {
-    tenant = await createTenant(app);
-  });
-  afterAll(() => app.close());
-
-  const { get, patch, del } = apiClient(
-    () => app,
-    () => tenant,
-  );
+  const { get, patch, del } = suite.api;
 
   const search = async (query: string) => {
     const response = await get<EmployeeResponse[]>(`/employees?limit=100&${query}`).expect(200);
     return { ids: response.body.data.map((e) => e.id), total: response.body.meta.total };
   };
 
-  /** employee_search holds exactly one up-to-date row per employee of the tenant, and no other of its rows. */
-  const expectInStep = async (organisationId = tenant.organisationId) => {
-    const database = dataSourceOf(app);
+  /** employee_search holds exactly one up-to-date row per employee of the suite.tenant, and no other of its rows. */
+  const expectInStep = async (organisationId = suite.tenant.organisationId) => {
+    const database = dataSourceOf(suite.app);
     const kept = await database.query(
       `SELECT employee_id, organisation_id, created_at, updated_at, active, department_id, search_text
          FROM employee_search
@@ -55,13 +43,13 @@ describe('employee search: results and exact totals from employee_search', () =>
   };
 
   it('finds and counts a new employee by each searchable field', async () => {
-    const grace = await createEmployee(app, tenant, {
+    const grace = await createEmployee(suite.app, suite.tenant, {
       firstName: 'Grace',
       lastName: 'Hopper',
       businessEmail: 'rear.admiral@navy.example',
       personnelNumber: 'NAVY-1906',
     });
-    await createEmployee(app, tenant, { firstName: 'Other', lastName: 'Person' });
+    await createEmployee(suite.app, suite.tenant, { firstName: 'Other', lastName: 'Person' });
     for (const term of ['GRACE', 'hopp', 'grace hopper', 'admiral@navy', 'navy-19']) {
       expect(await search(`search=${encodeURIComponent(term)}`)).toEqual({ ids: [grace.id], total: 1 });
     }
@@ -69,7 +57,7 @@ describe('employee search: results and exact totals from employee_search', () =>
   });
 
   it('follows a PATCH of the names, the e-mail and the personnel number', async () => {
-    const employee = await createEmployee(app, tenant, {
+    const employee = await createEmployee(suite.app, suite.tenant, {
       firstName: 'Hedy',
       lastName: 'Lamarr',
       businessEmail: 'hedy@film.example',
@@ -91,7 +79,7 @@ describe('employee search: results and exact totals from employee_search', () =>
   });
 
   it('follows a PATCH of the department, and one that clears it', async () => {
-    const employee = await createEmployee(app, tenant, { lastName: 'Meitner', departmentId: 'PHYSICS' });
+    const employee = await createEmployee(suite.app, suite.tenant, { lastName: 'Meitner', departmentId: 'PHYSICS' });
     await patch(`/employees/${employee.id}`, { departmentId: 'CHEMISTRY' }).expect(200);
     expect(await search('search=meitner&departmentId=PHYSICS')).toEqual({ ids: [], total: 0 });
     expect(await search('search=meitner&departmentId=CHEMISTRY')).toEqual({ ids: [employee.id], total: 1 });
@@ -103,8 +91,8 @@ describe('employee search: results and exact totals from employee_search', () =>
   });
 
   it('follows deactivation, a PATCH of leftAt and reactivation under isActive', async () => {
-    const stays = await createEmployee(app, tenant, { lastName: 'Noether' });
-    const leaves = await createEmployee(app, tenant, { lastName: 'Noether' });
+    const stays = await createEmployee(suite.app, suite.tenant, { lastName: 'Noether' });
+    const leaves = await createEmployee(suite.app, suite.tenant, { lastName: 'Noether' });
     await del(`/employees/${leaves.id}`).expect(200);
     expect(await search('search=noether&isActive=true')).toEqual({ ids: [stays.id], total: 1 });
     expect(await search('search=noether&isActive=false')).toEqual({ ids: [leaves.id], total: 1 });
@@ -127,7 +115,7 @@ describe('employee search: results and exact totals from employee_search', () =>
       ['Franklin', 'LAB'],
       ['Curie', undefined],
     ] as const) {
-      people.push(await createEmployee(app, tenant, { lastName, ...(departmentId && { departmentId }) }));
+      people.push(await createEmployee(suite.app, suite.tenant, { lastName, ...(departmentId && { departmentId }) }));
       await tick();
     }
     await del(`/employees/${people[1].id}`).expect(200);
@@ -159,9 +147,9 @@ describe('employee search: results and exact totals from employee_search', () =>
   it('pages a search by createdAt, then id, with the exact total on every page', async () => {
     const created: string[] = [];
     for (let index = 0; index < 5; index += 1) {
-      created.push((await createEmployee(app, tenant, { lastName: `Hamilton-${index}` })).id);
+      created.push((await createEmployee(suite.app, suite.tenant, { lastName: `Hamilton-${index}` })).id);
     }
-    await createEmployee(app, tenant, { lastName: 'Ride' });
+    await createEmployee(suite.app, suite.tenant, { lastName: 'Ride' });
     const pages = [];
     for (const page of [1, 2, 3]) {
       const response = await get<EmployeeResponse[]>(`/employees?search=hamilton&limit=2&page=${page}`).expect(200);
@@ -172,14 +160,14 @@ describe('employee search: results and exact totals from employee_search', () =>
   });
 
   it("never counts another organisation's employees", async () => {
-    const other = await createTenant(app, 'Other');
+    const other = await createTenant(suite.app, 'Other');
     const otherClient = apiClient(
-      () => app,
+      () => suite.app,
       () => other,
     );
-    const mine = await createEmployee(app, tenant, { lastName: 'Goodall', departmentId: 'FIELD' });
-    const theirs = await createEmployee(app, other, { lastName: 'Goodall', departmentId: 'FIELD' });
-    await createEmployee(app, other, { lastName: 'Goodall' });
+    const mine = await createEmployee(suite.app, suite.tenant, { lastName: 'Goodall', departmentId: 'FIELD' });
+    const theirs = await createEmployee(suite.app, other, { lastName: 'Goodall', departmentId: 'FIELD' });
+    await createEmployee(suite.app, other, { lastName: 'Goodall' });
     expect(await search('search=goodall')).toEqual({ ids: [mine.id], total: 1 });
     expect(await search('search=goodall&departmentId=FIELD&isActive=true')).toEqual({ ids: [mine.id], total: 1 });
     const seen = await otherClient.get<EmployeeResponse[]>('/employees?search=goodall&departmentId=FIELD').expect(200);
@@ -190,17 +178,17 @@ describe('employee search: results and exact totals from employee_search', () =>
   });
 
   it('stays in step with writes outside the service, and with deletions', async () => {
-    const renamed = await createEmployee(app, tenant, { lastName: 'Franklin' });
-    const removed = await createEmployee(app, tenant, { lastName: 'Franklin' });
-    const database = dataSourceOf(app);
+    const renamed = await createEmployee(suite.app, suite.tenant, { lastName: 'Franklin' });
+    const removed = await createEmployee(suite.app, suite.tenant, { lastName: 'Franklin' });
+    const database = dataSourceOf(suite.app);
     await database.query(`UPDATE employees SET last_name = 'Rosalind', left_at = now() WHERE id = $1`, [renamed.id]);
     await database.query(`DELETE FROM employees WHERE id = $1`, [removed.id]);
     expect(await search('search=franklin')).toEqual({ ids: [], total: 0 });
     expect(await search('search=rosalind&isActive=false')).toEqual({ ids: [renamed.id], total: 1 });
     await expectInStep();
 
-    const closing = await createTenant(app, 'Closing');
-    await createEmployee(app, closing, { lastName: 'Franklin' });
+    const closing = await createTenant(suite.app, 'Closing');
+    await createEmployee(suite.app, closing, { lastName: 'Franklin' });
     await database.query(`DELETE FROM organisations WHERE id = $1`, [closing.organisationId]);
     const [left] = await database.query(
       `SELECT count(*)::int AS rows FROM employee_search WHERE organisation_id = $1`,

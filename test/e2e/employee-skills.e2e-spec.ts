@@ -1,42 +1,30 @@
-import { NestExpressApplication } from '@nestjs/platform-express';
 import { PostgresQueryRunner } from 'typeorm/driver/postgres/PostgresQueryRunner';
 import { EmployeeDetailResponse } from '../../src/employees/dto/employee.response';
 import { DeletedResponse } from '../../src/http/deleted.response';
 import { PersonSkillResponse, RatingResponse } from '../../src/ratings/dto/rating.response';
-import { apiClient } from '../support/api-client';
-import { createTenant, createTestApp, TestTenant } from '../support/app';
 import { EventRecorder } from '../support/event-recorder';
 import { createEmployee, createSkill, rate, unique } from '../support/people.factory';
+import { useTestApp } from '../support/use-test-app';
 
 const UNKNOWN_ID = '0192f3a4-5b6c-7d8e-9f00-112233445566';
 
 describe('employee skills', () => {
-  let app: NestExpressApplication;
-  let tenant: TestTenant;
+  const suite = useTestApp();
   let events: EventRecorder;
-
   beforeAll(async () => {
-    app = await createTestApp();
-    events = EventRecorder.attach(app);
-  });
-  beforeEach(async () => {
-    tenant = await createTenant(app);
+    events = EventRecorder.attach(suite.app);
   });
   afterAll(async () => {
     events.detach();
-    await app.close();
   });
 
-  const { get, put, del } = apiClient(
-    () => app,
-    () => tenant,
-  );
+  const { get, put, del } = suite.api;
 
   describe('PUT /employees/{id}/skills/{skillId}', () => {
     it('creates the PersonSkill with its first rating and emits skill.rated with the Rating', async () => {
-      const employee = await createEmployee(app, tenant);
-      const skill = await createSkill(app, tenant);
-      events.clear(tenant.organisationId);
+      const employee = await createEmployee(suite.app, suite.tenant);
+      const skill = await createSkill(suite.app, suite.tenant);
+      events.clear(suite.tenant.organisationId);
       const response = await put<PersonSkillResponse>(`/employees/${employee.id}/skills/${skill.id}`, {
         score: 4,
         ratingType: 'MANAGER_EVALUATION',
@@ -59,7 +47,7 @@ describe('employee skills', () => {
         },
       });
       const { personSkillId, latestRating: added } = response.body.data;
-      expect(events.of(tenant.organisationId)).toEqual([
+      expect(events.of(suite.tenant.organisationId)).toEqual([
         {
           name: 'skill.rated',
           data: {
@@ -73,8 +61,8 @@ describe('employee skills', () => {
     });
 
     it('appends a rating to the existing PersonSkill, never updating the earlier one', async () => {
-      const employee = await createEmployee(app, tenant);
-      const skill = await createSkill(app, tenant);
+      const employee = await createEmployee(suite.app, suite.tenant);
+      const skill = await createSkill(suite.app, suite.tenant);
       const first = await put<PersonSkillResponse>(`/employees/${employee.id}/skills/${skill.id}`, {
         score: 1,
         ratingType: 'SELF_ASSESMENT',
@@ -91,8 +79,8 @@ describe('employee skills', () => {
     });
 
     it('creates one PersonSkill and two ratings from two concurrent first ratings', async () => {
-      const employee = await createEmployee(app, tenant);
-      const skill = await createSkill(app, tenant);
+      const employee = await createEmployee(suite.app, suite.tenant);
+      const skill = await createSkill(suite.app, suite.tenant);
       const responses = await Promise.all(
         [3, 5].map((score) =>
           put<PersonSkillResponse>(`/employees/${employee.id}/skills/${skill.id}`, {
@@ -107,15 +95,15 @@ describe('employee skills', () => {
       expect(skills.body.data).toHaveLength(1);
       const ratings = await get<RatingResponse[]>(`/employees/${employee.id}/ratings`).expect(200);
       expect(ratings.body.data.map((r) => r.score).sort()).toEqual([3, 5]);
-      expect(events.namesOf(tenant.organisationId).filter((name) => name === 'skill.rated')).toHaveLength(2);
+      expect(events.namesOf(suite.tenant.organisationId).filter((name) => name === 'skill.rated')).toHaveLength(2);
     });
 
     it('accepts the bounds of the skill scale and refuses a score outside it with 400 naming the range', async () => {
-      const employee = await createEmployee(app, tenant);
-      const skill = await createSkill(app, tenant, { ratingScaleMin: 1, ratingScaleMax: 10 });
+      const employee = await createEmployee(suite.app, suite.tenant);
+      const skill = await createSkill(suite.app, suite.tenant, { ratingScaleMin: 1, ratingScaleMax: 10 });
       await put(`/employees/${employee.id}/skills/${skill.id}`, { score: 1, ratingType: 'LLM_RATING' }).expect(200);
       await put(`/employees/${employee.id}/skills/${skill.id}`, { score: 10, ratingType: 'LLM_RATING' }).expect(200);
-      events.clear(tenant.organisationId);
+      events.clear(suite.tenant.organisationId);
       for (const score of [0, 11]) {
         const response = await put<PersonSkillResponse>(`/employees/${employee.id}/skills/${skill.id}`, {
           score,
@@ -127,7 +115,7 @@ describe('employee skills', () => {
           details: [{ field: 'score', message: expect.stringContaining('between 1 and 10') }],
         });
       }
-      expect(events.of(tenant.organisationId)).toEqual([]);
+      expect(events.of(suite.tenant.organisationId)).toEqual([]);
     });
 
     it.each([
@@ -139,15 +127,15 @@ describe('employee skills', () => {
       ['a comment over 2000', { score: 2, ratingType: 'LLM_RATING', comment: 'x'.repeat(2001) }, 'comment'],
       ['an unknown field', { score: 2, ratingType: 'LLM_RATING', skillId: UNKNOWN_ID }, 'skillId'],
     ])('rejects %s with 400', async (_case, body, field) => {
-      const employee = await createEmployee(app, tenant);
-      const skill = await createSkill(app, tenant);
+      const employee = await createEmployee(suite.app, suite.tenant);
+      const skill = await createSkill(suite.app, suite.tenant);
       const response = await put(`/employees/${employee.id}/skills/${skill.id}`, body).expect(400);
       expect(response.body.error.details[0].field).toBe(field);
     });
 
     it('answers unknown and malformed employee or skill ids with 404', async () => {
-      const employee = await createEmployee(app, tenant);
-      const skill = await createSkill(app, tenant);
+      const employee = await createEmployee(suite.app, suite.tenant);
+      const skill = await createSkill(suite.app, suite.tenant);
       const body = { score: 2, ratingType: 'LLM_RATING' };
       for (const path of [
         `/employees/${UNKNOWN_ID}/skills/${skill.id}`,
@@ -163,14 +151,17 @@ describe('employee skills', () => {
 
   describe('GET /employees/{id}/skills', () => {
     it('lists PersonSkills ordered by skillName, each with its full latest rating', async () => {
-      const employee = await createEmployee(app, tenant);
+      const employee = await createEmployee(suite.app, suite.tenant);
       const names = ['delta', 'Bravo', 'charlie', 'Alpha'].map((name) => `${name}-${unique('')}`);
       const skills = [];
-      for (const name of names) skills.push(await createSkill(app, tenant, { name }));
+      for (const name of names) skills.push(await createSkill(suite.app, suite.tenant, { name }));
       const latest: Record<string, RatingResponse> = {};
       for (const skill of skills) {
-        await rate(app, tenant, employee.id, skill.id, { score: 1 });
-        latest[skill.id] = await rate(app, tenant, employee.id, skill.id, { score: 2, comment: `on ${skill.name}` });
+        await rate(suite.app, suite.tenant, employee.id, skill.id, { score: 1 });
+        latest[skill.id] = await rate(suite.app, suite.tenant, employee.id, skill.id, {
+          score: 2,
+          comment: `on ${skill.name}`,
+        });
       }
       const response = await get<PersonSkillResponse[]>(`/employees/${employee.id}/skills`).expect(200);
       expect(response.body.data.map((s) => s.skillName)).toEqual([names[3], names[1], names[2], names[0]]);
@@ -191,9 +182,10 @@ describe('employee skills', () => {
     });
 
     it('orders skill names case-insensitively by code point, letters beyond ASCII after z, here and in the detail', async () => {
-      const employee = await createEmployee(app, tenant);
+      const employee = await createEmployee(suite.app, suite.tenant);
       const names = ['Éclair', 'zeta', 'Alpha'].map((name) => `${name}-${unique('')}`);
-      for (const name of names) await rate(app, tenant, employee.id, (await createSkill(app, tenant, { name })).id);
+      for (const name of names)
+        await rate(suite.app, suite.tenant, employee.id, (await createSkill(suite.app, suite.tenant, { name })).id);
       const listed = await get<PersonSkillResponse[]>(`/employees/${employee.id}/skills`).expect(200);
       expect(listed.body.data.map((s) => s.skillName)).toEqual([names[2], names[1], names[0]]);
       const detail = await get<EmployeeDetailResponse>(`/employees/${employee.id}`).expect(200);
@@ -201,7 +193,7 @@ describe('employee skills', () => {
     });
 
     it('answers an employee without skills with an empty array, and unknown ids with 404', async () => {
-      const employee = await createEmployee(app, tenant);
+      const employee = await createEmployee(suite.app, suite.tenant);
       expect((await get<PersonSkillResponse[]>(`/employees/${employee.id}/skills`).expect(200)).body).toEqual({
         success: true,
         data: [],
@@ -211,13 +203,13 @@ describe('employee skills', () => {
     });
 
     it('reads an employee with 20 skills in a fixed number of queries (no N+1)', async () => {
-      const employee = await createEmployee(app, tenant);
-      const lonely = await createEmployee(app, tenant);
+      const employee = await createEmployee(suite.app, suite.tenant);
+      const lonely = await createEmployee(suite.app, suite.tenant);
       for (let i = 0; i < 20; i++) {
-        const skill = await createSkill(app, tenant);
-        await rate(app, tenant, employee.id, skill.id);
-        await rate(app, tenant, employee.id, skill.id, { score: 4 });
-        if (i === 0) await rate(app, tenant, lonely.id, skill.id);
+        const skill = await createSkill(suite.app, suite.tenant);
+        await rate(suite.app, suite.tenant, employee.id, skill.id);
+        await rate(suite.app, suite.tenant, employee.id, skill.id, { score: 4 });
+        if (i === 0) await rate(suite.app, suite.tenant, lonely.id, skill.id);
       }
       const spy = jest.spyOn(PostgresQueryRunner.prototype, 'query');
       const countQueries = async (path: string) => {
@@ -247,16 +239,16 @@ describe('employee skills', () => {
 
   describe('DELETE /employees/{id}/skills/{skillId}', () => {
     const addRatings = async (employeeId: string, skillId: string, count: number) => {
-      for (let i = 0; i < count; i++) await rate(app, tenant, employeeId, skillId);
+      for (let i = 0; i < count; i++) await rate(suite.app, suite.tenant, employeeId, skillId);
     };
 
     it('deletes a link with 5 ratings and its ratings without force', async () => {
-      const employee = await createEmployee(app, tenant);
-      const skill = await createSkill(app, tenant);
-      const kept = await createSkill(app, tenant);
+      const employee = await createEmployee(suite.app, suite.tenant);
+      const skill = await createSkill(suite.app, suite.tenant);
+      const kept = await createSkill(suite.app, suite.tenant);
       await addRatings(employee.id, skill.id, 5);
-      await rate(app, tenant, employee.id, kept.id);
-      events.clear(tenant.organisationId);
+      await rate(suite.app, suite.tenant, employee.id, kept.id);
+      events.clear(suite.tenant.organisationId);
       const response = await del<DeletedResponse>(`/employees/${employee.id}/skills/${skill.id}`).expect(200);
       expect(response.body).toEqual({ success: true, data: { deleted: true } });
       expect(
@@ -265,7 +257,7 @@ describe('employee skills', () => {
       const ratings = await get<RatingResponse[]>(`/employees/${employee.id}/ratings`).expect(200);
       expect(ratings.body.data.map((r) => r.skillId)).toEqual([kept.id]);
       // The removal is recorded for the feed (no webhook carries it).
-      expect(events.of(tenant.organisationId)).toEqual([
+      expect(events.of(suite.tenant.organisationId)).toEqual([
         expect.objectContaining({
           name: 'employee_skill.deleted',
           data: { employeeId: employee.id, skillId: skill.id, personSkillId: expect.any(String) },
@@ -274,8 +266,8 @@ describe('employee skills', () => {
     });
 
     it('refuses a link with more than 5 ratings with 409 unless force=true', async () => {
-      const employee = await createEmployee(app, tenant);
-      const skill = await createSkill(app, tenant);
+      const employee = await createEmployee(suite.app, suite.tenant);
+      const skill = await createSkill(suite.app, suite.tenant);
       await addRatings(employee.id, skill.id, 6);
       for (const query of ['', '?force=false']) {
         const refused = await del(`/employees/${employee.id}/skills/${skill.id}${query}`).expect(409);
@@ -288,8 +280,8 @@ describe('employee skills', () => {
     });
 
     it('accepts force=true on a link with few ratings and rejects a force that is not true or false', async () => {
-      const employee = await createEmployee(app, tenant);
-      const skill = await createSkill(app, tenant);
+      const employee = await createEmployee(suite.app, suite.tenant);
+      const skill = await createSkill(suite.app, suite.tenant);
       await addRatings(employee.id, skill.id, 1);
       const response = await del(`/employees/${employee.id}/skills/${skill.id}?force=yes`).expect(400);
       expect(response.body.error.details[0].field).toBe('force');
@@ -297,10 +289,10 @@ describe('employee skills', () => {
     });
 
     it('answers 404 for an unlinked skill and for unknown or malformed ids', async () => {
-      const employee = await createEmployee(app, tenant);
-      const skill = await createSkill(app, tenant);
+      const employee = await createEmployee(suite.app, suite.tenant);
+      const skill = await createSkill(suite.app, suite.tenant);
       await del(`/employees/${employee.id}/skills/${skill.id}`).expect(404);
-      await rate(app, tenant, employee.id, skill.id);
+      await rate(suite.app, suite.tenant, employee.id, skill.id);
       await del(`/employees/${UNKNOWN_ID}/skills/${skill.id}`).expect(404);
       await del(`/employees/nope/skills/${skill.id}`).expect(404);
       await del(`/employees/${employee.id}/skills/${UNKNOWN_ID}`).expect(404);
@@ -310,11 +302,11 @@ describe('employee skills', () => {
     });
 
     it('lets the employee be rated on the skill again afterwards, as a new PersonSkill', async () => {
-      const employee = await createEmployee(app, tenant);
-      const skill = await createSkill(app, tenant);
-      const before = await rate(app, tenant, employee.id, skill.id);
+      const employee = await createEmployee(suite.app, suite.tenant);
+      const skill = await createSkill(suite.app, suite.tenant);
+      const before = await rate(suite.app, suite.tenant, employee.id, skill.id);
       await del(`/employees/${employee.id}/skills/${skill.id}`).expect(200);
-      const after = await rate(app, tenant, employee.id, skill.id);
+      const after = await rate(suite.app, suite.tenant, employee.id, skill.id);
       expect(after.personSkillId).not.toBe(before.personSkillId);
     });
   });

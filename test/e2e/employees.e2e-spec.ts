@@ -1,39 +1,28 @@
-import { NestExpressApplication } from '@nestjs/platform-express';
 import {
   DeactivatedEmployeeResponse,
   EmployeeDetailResponse,
   EmployeeResponse,
 } from '../../src/employees/dto/employee.response';
 import { WebhookResponse } from '../../src/webhooks/dto/webhook.response';
-import { apiClient } from '../support/api-client';
-import { createTenant, createTestApp, dataSourceOf, TestTenant } from '../support/app';
+import { createTenant, dataSourceOf } from '../support/app';
 import { EventRecorder } from '../support/event-recorder';
 import { createEmployee, createSkill, rate, unique } from '../support/people.factory';
+import { useTestApp } from '../support/use-test-app';
 
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const UNKNOWN_ID = '0192f3a4-5b6c-7d8e-9f00-112233445566';
 
 describe('employees', () => {
-  let app: NestExpressApplication;
-  let tenant: TestTenant;
+  const suite = useTestApp();
   let events: EventRecorder;
-
   beforeAll(async () => {
-    app = await createTestApp();
-    events = EventRecorder.attach(app);
-  });
-  beforeEach(async () => {
-    tenant = await createTenant(app);
+    events = EventRecorder.attach(suite.app);
   });
   afterAll(async () => {
     events.detach();
-    await app.close();
   });
 
-  const { get, post, patch, del } = apiClient(
-    () => app,
-    () => tenant,
-  );
+  const { get, post, patch, del } = suite.api;
 
   describe('POST /employees', () => {
     it('creates an employee with every field, returns it with 201 and emits employee.created with it', async () => {
@@ -66,7 +55,7 @@ describe('employees', () => {
           updatedAt: response.body.data.createdAt,
         },
       });
-      expect(events.of(tenant.organisationId)).toEqual([
+      expect(events.of(suite.tenant.organisationId)).toEqual([
         {
           name: 'employee.created',
           data: response.body.data,
@@ -98,7 +87,7 @@ describe('employees', () => {
       ['2026-01-31T09:00:00Z', '2026-01-31T09:00:00.000Z'],
       ['2026-01-31T09:00:00.5-05:00', '2026-01-31T14:00:00.500Z'],
     ])('accepts hiredAt %s and returns it as %s', async (hiredAt, expected) => {
-      const employee = await createEmployee(app, tenant, { hiredAt });
+      const employee = await createEmployee(suite.app, suite.tenant, { hiredAt });
       expect(employee.hiredAt).toBe(expected);
     });
 
@@ -125,12 +114,12 @@ describe('employees', () => {
       const response = await post('/employees', body).expect(400);
       expect(response.body.error.code).toBe('VALIDATION_ERROR');
       expect(response.body.error.details.map((detail: { field: string }) => detail.field)).toContain(field);
-      expect(events.of(tenant.organisationId)).toEqual([]);
+      expect(events.of(suite.tenant.organisationId)).toEqual([]);
     });
 
     it('accepts the maximum lengths', async () => {
       const local = 'x'.repeat(64);
-      const employee = await createEmployee(app, tenant, {
+      const employee = await createEmployee(suite.app, suite.tenant, {
         personnelNumber: 'p'.repeat(64),
         firstName: 'f'.repeat(200),
         lastName: 'l'.repeat(200),
@@ -143,8 +132,8 @@ describe('employees', () => {
     });
 
     it('refuses a duplicate personnelNumber in the organisation with 409, and emits nothing', async () => {
-      await createEmployee(app, tenant, { personnelNumber: 'DUP-1' });
-      events.clear(tenant.organisationId);
+      await createEmployee(suite.app, suite.tenant, { personnelNumber: 'DUP-1' });
+      events.clear(suite.tenant.organisationId);
       const response = await post<EmployeeResponse>('/employees', {
         personnelNumber: 'DUP-1',
         firstName: 'A',
@@ -155,11 +144,11 @@ describe('employees', () => {
         success: false,
         error: { code: 'CONFLICT', message: expect.stringContaining('personnelNumber') },
       });
-      expect(events.of(tenant.organisationId)).toEqual([]);
+      expect(events.of(suite.tenant.organisationId)).toEqual([]);
     });
 
     it('refuses a businessEmail that differs only in case with 409', async () => {
-      await createEmployee(app, tenant, { businessEmail: 'Same.Person@Example.com' });
+      await createEmployee(suite.app, suite.tenant, { businessEmail: 'Same.Person@Example.com' });
       const response = await post<EmployeeResponse>('/employees', {
         personnelNumber: unique('p'),
         firstName: 'A',
@@ -175,17 +164,17 @@ describe('employees', () => {
         events: ['employee.created'],
       });
       expect(webhook.status).toBe(201);
-      const database = dataSourceOf(app);
+      const database = dataSourceOf(suite.app);
       const written = async () => {
         const [row] = await database.query(
           `SELECT (SELECT count(*)::int FROM employees WHERE organisation_id = $1) AS employees,
                   (SELECT count(*)::int FROM webhook_deliveries WHERE organisation_id = $1) AS deliveries`,
-          [tenant.organisationId],
+          [suite.tenant.organisationId],
         );
         return row;
       };
       // The delivery insert itself fails, for this organisation only: other test files share the table.
-      const trigger = `outbox_fails_${tenant.organisationId.replace(/-/g, '')}`;
+      const trigger = `outbox_fails_${suite.tenant.organisationId.replace(/-/g, '')}`;
       await database.query(
         `CREATE FUNCTION ${trigger}() RETURNS trigger LANGUAGE plpgsql AS $$
          BEGIN
@@ -195,7 +184,7 @@ describe('employees', () => {
       );
       await database.query(
         `CREATE TRIGGER ${trigger} BEFORE INSERT ON webhook_deliveries
-         FOR EACH ROW EXECUTE FUNCTION ${trigger}('${tenant.organisationId}')`,
+         FOR EACH ROW EXECUTE FUNCTION ${trigger}('${suite.tenant.organisationId}')`,
       );
       const body = { personnelNumber: 'OUTBOX-1', firstName: 'A', lastName: 'B', businessEmail: 'outbox@example.com' };
       try {
@@ -216,16 +205,16 @@ describe('employees', () => {
     });
 
     it('allows the same personnelNumber and businessEmail in another organisation', async () => {
-      const other = await createTenant(app);
-      await createEmployee(app, tenant, { personnelNumber: 'SHARED', businessEmail: 'shared@example.com' });
-      await createEmployee(app, other, { personnelNumber: 'SHARED', businessEmail: 'shared@example.com' });
+      const other = await createTenant(suite.app);
+      await createEmployee(suite.app, suite.tenant, { personnelNumber: 'SHARED', businessEmail: 'shared@example.com' });
+      await createEmployee(suite.app, other, { personnelNumber: 'SHARED', businessEmail: 'shared@example.com' });
     });
   });
 
   describe('GET /employees', () => {
     it('lists oldest first with exact meta, and a page past the end is empty', async () => {
       const created = [];
-      for (let i = 0; i < 5; i++) created.push(await createEmployee(app, tenant));
+      for (let i = 0; i < 5; i++) created.push(await createEmployee(suite.app, suite.tenant));
       const first = await get<EmployeeResponse[]>('/employees?limit=2').expect(200);
       expect(first.body.data).toEqual([created[0], created[1]]);
       expect(first.body.meta).toEqual({
@@ -251,8 +240,8 @@ describe('employees', () => {
     });
 
     it('filters by isActive', async () => {
-      const active = await createEmployee(app, tenant);
-      const leaving = await createEmployee(app, tenant);
+      const active = await createEmployee(suite.app, suite.tenant);
+      const leaving = await createEmployee(suite.app, suite.tenant);
       await del(`/employees/${leaving.id}`).expect(200);
       const activeOnes = await get<EmployeeResponse[]>('/employees?isActive=true').expect(200);
       expect(activeOnes.body.data.map((e) => e.id)).toEqual([active.id]);
@@ -270,18 +259,18 @@ describe('employees', () => {
         return (await Promise.all(lists)).map((response) => response.body.meta.total);
       };
       const counted = async () => {
-        const [row] = await dataSourceOf(app).query(
+        const [row] = await dataSourceOf(suite.app).query(
           `SELECT count(*)::int AS total, (count(*) FILTER (WHERE left_at IS NULL))::int AS active
              FROM employees WHERE organisation_id = $1`,
-          [tenant.organisationId],
+          [suite.tenant.organisationId],
         );
         return [row.total, row.active, row.total - row.active];
       };
 
       it('stay exact across create, a refused duplicate, deactivate, PATCH leftAt and reactivate', async () => {
         expect(await totals()).toEqual([0, 0, 0]);
-        const ada = await createEmployee(app, tenant);
-        const alan = await createEmployee(app, tenant);
+        const ada = await createEmployee(suite.app, suite.tenant);
+        const alan = await createEmployee(suite.app, suite.tenant);
         expect(await totals()).toEqual([2, 2, 0]);
         const duplicate = {
           personnelNumber: ada.personnelNumber,
@@ -304,17 +293,17 @@ describe('employees', () => {
       });
 
       it('are kept by the database, so writes outside the service count too', async () => {
-        const stays = await createEmployee(app, tenant);
-        const removed = await createEmployee(app, tenant);
-        await dataSourceOf(app).query(`DELETE FROM employees WHERE id = $1`, [removed.id]);
-        await dataSourceOf(app).query(`UPDATE employees SET left_at = now() WHERE id = $1`, [stays.id]);
+        const stays = await createEmployee(suite.app, suite.tenant);
+        const removed = await createEmployee(suite.app, suite.tenant);
+        await dataSourceOf(suite.app).query(`DELETE FROM employees WHERE id = $1`, [removed.id]);
+        await dataSourceOf(suite.app).query(`UPDATE employees SET left_at = now() WHERE id = $1`, [stays.id]);
         expect(await totals()).toEqual([1, 0, 1]);
         expect(await counted()).toEqual([1, 0, 1]);
       });
 
       it('leave filtered totals counted', async () => {
-        await createEmployee(app, tenant, { departmentId: 'D-1', firstName: 'Zelda' });
-        await createEmployee(app, tenant, { departmentId: 'D-2' });
+        await createEmployee(suite.app, suite.tenant, { departmentId: 'D-1', firstName: 'Zelda' });
+        await createEmployee(suite.app, suite.tenant, { departmentId: 'D-2' });
         expect((await get<EmployeeResponse[]>('/employees?departmentId=D-1').expect(200)).body.meta.total).toBe(1);
         expect(
           (await get<EmployeeResponse[]>('/employees?search=zelda&isActive=true').expect(200)).body.meta.total,
@@ -328,10 +317,10 @@ describe('employees', () => {
     });
 
     it('filters by departmentId, exactly', async () => {
-      const sales = await createEmployee(app, tenant, { departmentId: 'SALES' });
-      await createEmployee(app, tenant, { departmentId: 'SALES-EU' });
-      await createEmployee(app, tenant, { departmentId: 'sales' });
-      await createEmployee(app, tenant);
+      const sales = await createEmployee(suite.app, suite.tenant, { departmentId: 'SALES' });
+      await createEmployee(suite.app, suite.tenant, { departmentId: 'SALES-EU' });
+      await createEmployee(suite.app, suite.tenant, { departmentId: 'sales' });
+      await createEmployee(suite.app, suite.tenant);
       const response = await get<EmployeeResponse[]>('/employees?departmentId=SALES').expect(200);
       expect(response.body.data).toEqual([sales]);
       await get(`/employees?departmentId=${'x'.repeat(65)}`).expect(400);
@@ -343,19 +332,19 @@ describe('employees', () => {
       let odd: EmployeeResponse;
 
       beforeEach(async () => {
-        ada = await createEmployee(app, tenant, {
+        ada = await createEmployee(suite.app, suite.tenant, {
           firstName: 'Ada',
           lastName: 'Lovelace',
           businessEmail: 'countess@analytical.example',
           personnelNumber: 'EMP-1815',
         });
-        alan = await createEmployee(app, tenant, {
+        alan = await createEmployee(suite.app, suite.tenant, {
           firstName: 'Alan',
           lastName: 'Turing',
           businessEmail: 'alan@bletchley.example',
           personnelNumber: 'EMP-1912',
         });
-        odd = await createEmployee(app, tenant, {
+        odd = await createEmployee(suite.app, suite.tenant, {
           firstName: '100%',
           lastName: 'Under_Score',
           businessEmail: 'odd@odd.example',
@@ -396,7 +385,7 @@ describe('employees', () => {
       it('searches on the trigram index of employee_search', async () => {
         // On a tiny table the planner prefers to scan the organisation's rows in page order. Without those indexes
         // (dropped in a transaction rolled back) and without scans, the trigram index must serve the condition.
-        const runner = dataSourceOf(app).createQueryRunner();
+        const runner = dataSourceOf(suite.app).createQueryRunner();
         await runner.startTransaction();
         try {
           await runner.query('DROP INDEX employee_search_list_idx');
@@ -405,7 +394,7 @@ describe('employees', () => {
           const plan: unknown = await runner.query(
             `EXPLAIN SELECT count(*) FROM employee_search
               WHERE organisation_id = $1 AND search_text LIKE '%' || lower($2) || '%'`,
-            [tenant.organisationId, 'lovel'],
+            [suite.tenant.organisationId, 'lovel'],
           );
           expect(JSON.stringify(plan)).toContain('employee_search_trgm_idx');
         } finally {
@@ -425,12 +414,12 @@ describe('employees', () => {
 
   describe('GET /employees/{id}', () => {
     it('returns the EmployeeDetail with skills by skillName and only score, ratingType, createdAt of the latest rating', async () => {
-      const employee = await createEmployee(app, tenant);
-      const zeta = await createSkill(app, tenant, { name: unique('zeta') });
-      const alpha = await createSkill(app, tenant, { name: unique('Alpha') });
-      await rate(app, tenant, employee.id, zeta.id, { score: 1 });
-      const first = await rate(app, tenant, employee.id, alpha.id, { score: 2, comment: 'first' });
-      const latest = await rate(app, tenant, employee.id, alpha.id, {
+      const employee = await createEmployee(suite.app, suite.tenant);
+      const zeta = await createSkill(suite.app, suite.tenant, { name: unique('zeta') });
+      const alpha = await createSkill(suite.app, suite.tenant, { name: unique('Alpha') });
+      await rate(suite.app, suite.tenant, employee.id, zeta.id, { score: 1 });
+      const first = await rate(suite.app, suite.tenant, employee.id, alpha.id, { score: 2, comment: 'first' });
+      const latest = await rate(suite.app, suite.tenant, employee.id, alpha.id, {
         score: 4,
         ratingType: 'SELF_ASSESMENT',
         comment: 'x',
@@ -459,7 +448,7 @@ describe('employees', () => {
     });
 
     it('returns an employee without skills with an empty skills array', async () => {
-      const employee = await createEmployee(app, tenant);
+      const employee = await createEmployee(suite.app, suite.tenant);
       const response = await get<EmployeeDetailResponse>(`/employees/${employee.id}`).expect(200);
       expect(response.body.data).toEqual({ ...employee, skills: [] });
     });
@@ -472,8 +461,12 @@ describe('employees', () => {
 
   describe('PATCH /employees/{id}', () => {
     it('changes only the supplied fields, clears nullable ones with null and emits employee.updated', async () => {
-      const employee = await createEmployee(app, tenant, { title: 'Engineer', gender: 'x', departmentId: 'D1' });
-      events.clear(tenant.organisationId);
+      const employee = await createEmployee(suite.app, suite.tenant, {
+        title: 'Engineer',
+        gender: 'x',
+        departmentId: 'D1',
+      });
+      events.clear(suite.tenant.organisationId);
       const response = await patch<EmployeeResponse>(`/employees/${employee.id}`, {
         firstName: 'Augusta',
         title: null,
@@ -490,14 +483,18 @@ describe('employees', () => {
       };
       expect(response.body).toEqual({ success: true, data: expected });
       expect(Date.parse(expected.updatedAt)).toBeGreaterThan(Date.parse(employee.updatedAt));
-      expect(events.of(tenant.organisationId)).toEqual([
+      expect(events.of(suite.tenant.organisationId)).toEqual([
         { name: 'employee.updated', data: expected, occurredAt: expect.any(String), inTransaction: true },
       ]);
       expect((await get<EmployeeDetailResponse>(`/employees/${employee.id}`)).body.data).toMatchObject(expected);
     });
 
     it('clears gender, departmentId and hiredAt with null', async () => {
-      const employee = await createEmployee(app, tenant, { gender: 'x', departmentId: 'D1', hiredAt: '2020-01-01' });
+      const employee = await createEmployee(suite.app, suite.tenant, {
+        gender: 'x',
+        departmentId: 'D1',
+        hiredAt: '2020-01-01',
+      });
       const response = await patch<EmployeeResponse>(`/employees/${employee.id}`, {
         gender: null,
         departmentId: null,
@@ -515,29 +512,29 @@ describe('employees', () => {
       ['leftAt not a date', { leftAt: 'soon' }, 'leftAt'],
       ['an unknown field', { id: UNKNOWN_ID }, 'id'],
     ])('rejects %s with 400 and emits nothing', async (_case, body, field) => {
-      const employee = await createEmployee(app, tenant);
-      events.clear(tenant.organisationId);
+      const employee = await createEmployee(suite.app, suite.tenant);
+      events.clear(suite.tenant.organisationId);
       const response = await patch(`/employees/${employee.id}`, body).expect(400);
       expect(response.body.error.details[0].field).toBe(field);
-      expect(events.of(tenant.organisationId)).toEqual([]);
+      expect(events.of(suite.tenant.organisationId)).toEqual([]);
     });
 
     it('refuses to take another employee’s personnelNumber or email (any case) with 409, changing nothing', async () => {
-      const taken = await createEmployee(app, tenant, { businessEmail: 'taken@example.com' });
-      const employee = await createEmployee(app, tenant);
-      events.clear(tenant.organisationId);
+      const taken = await createEmployee(suite.app, suite.tenant, { businessEmail: 'taken@example.com' });
+      const employee = await createEmployee(suite.app, suite.tenant);
+      events.clear(suite.tenant.organisationId);
       await patch(`/employees/${employee.id}`, { personnelNumber: taken.personnelNumber, firstName: 'Changed' }).expect(
         409,
       );
       await patch(`/employees/${employee.id}`, { businessEmail: 'TAKEN@example.com' }).expect(409);
-      expect(events.of(tenant.organisationId)).toEqual([]);
+      expect(events.of(suite.tenant.organisationId)).toEqual([]);
       expect((await get<EmployeeDetailResponse>(`/employees/${employee.id}`)).body.data.firstName).toBe(
         employee.firstName,
       );
     });
 
     it('keeps its own email when only its case changes', async () => {
-      const employee = await createEmployee(app, tenant, { businessEmail: 'me@example.com' });
+      const employee = await createEmployee(suite.app, suite.tenant, { businessEmail: 'me@example.com' });
       const response = await patch<EmployeeResponse>(`/employees/${employee.id}`, {
         businessEmail: 'Me@Example.com',
       }).expect(200);
@@ -545,36 +542,36 @@ describe('employees', () => {
     });
 
     it('deactivates with leftAt: emits employee.updated, then employee.deactivated', async () => {
-      const employee = await createEmployee(app, tenant);
-      events.clear(tenant.organisationId);
+      const employee = await createEmployee(suite.app, suite.tenant);
+      events.clear(suite.tenant.organisationId);
       const response = await patch<EmployeeResponse>(`/employees/${employee.id}`, {
         leftAt: '2026-03-01T12:00:00+01:00',
       }).expect(200);
       expect(response.body.data.leftAt).toBe('2026-03-01T11:00:00.000Z');
-      const recorded = events.of(tenant.organisationId);
+      const recorded = events.of(suite.tenant.organisationId);
       expect(recorded.map((event) => event.name)).toEqual(['employee.updated', 'employee.deactivated']);
       expect(recorded.every((event) => JSON.stringify(event.data) === JSON.stringify(response.body.data))).toBe(true);
       expect(recorded.every((event) => event.inTransaction)).toBe(true);
     });
 
     it('moves leftAt of a deactivated employee with only employee.updated', async () => {
-      const employee = await createEmployee(app, tenant);
+      const employee = await createEmployee(suite.app, suite.tenant);
       await del(`/employees/${employee.id}`).expect(200);
-      events.clear(tenant.organisationId);
+      events.clear(suite.tenant.organisationId);
       const response = await patch<EmployeeResponse>(`/employees/${employee.id}`, { leftAt: '2026-01-01' }).expect(200);
       expect(response.body.data.leftAt).toBe('2026-01-01T00:00:00.000Z');
-      expect(events.namesOf(tenant.organisationId)).toEqual(['employee.updated']);
+      expect(events.namesOf(suite.tenant.organisationId)).toEqual(['employee.updated']);
     });
 
     it('reactivates with leftAt: null, with only employee.updated', async () => {
-      const employee = await createEmployee(app, tenant);
+      const employee = await createEmployee(suite.app, suite.tenant);
       await del(`/employees/${employee.id}`).expect(200);
-      events.clear(tenant.organisationId);
+      events.clear(suite.tenant.organisationId);
       const response = await patch<EmployeeResponse>(`/employees/${employee.id}`, { leftAt: null }).expect(200);
       const reactivated = { ...employee, updatedAt: response.body.data.updatedAt };
       expect(response.body.data).toEqual(reactivated);
       expect(Date.parse(reactivated.updatedAt)).toBeGreaterThan(Date.parse(employee.updatedAt));
-      expect(events.of(tenant.organisationId)).toEqual([
+      expect(events.of(suite.tenant.organisationId)).toEqual([
         { name: 'employee.updated', data: reactivated, occurredAt: expect.any(String), inTransaction: true },
       ]);
       const active = await get<EmployeeResponse[]>('/employees?isActive=true').expect(200);
@@ -588,8 +585,8 @@ describe('employees', () => {
 
   describe('DELETE /employees/{id}', () => {
     it('deactivates: 200 with id and leftAt, the record is kept, employee.deactivated carries the Employee', async () => {
-      const employee = await createEmployee(app, tenant);
-      events.clear(tenant.organisationId);
+      const employee = await createEmployee(suite.app, suite.tenant);
+      events.clear(suite.tenant.organisationId);
       const before = Date.now();
       const response = await del<DeactivatedEmployeeResponse>(`/employees/${employee.id}`).expect(200);
       expect(response.body).toEqual({
@@ -598,7 +595,7 @@ describe('employees', () => {
       });
       const leftAt = response.body.data.leftAt;
       expect(Date.parse(leftAt)).toBeGreaterThanOrEqual(before - 1000);
-      expect(events.of(tenant.organisationId)).toEqual([
+      expect(events.of(suite.tenant.organisationId)).toEqual([
         {
           name: 'employee.deactivated',
           data: { ...employee, leftAt, updatedAt: leftAt },
@@ -612,25 +609,25 @@ describe('employees', () => {
     });
 
     it('is idempotent: a second DELETE answers the existing leftAt, does not move it and emits nothing', async () => {
-      const employee = await createEmployee(app, tenant);
+      const employee = await createEmployee(suite.app, suite.tenant);
       const first = await del<DeactivatedEmployeeResponse>(`/employees/${employee.id}`).expect(200);
-      events.clear(tenant.organisationId);
+      events.clear(suite.tenant.organisationId);
       await new Promise((resolve) => setTimeout(resolve, 5));
       const second = await del<DeactivatedEmployeeResponse>(`/employees/${employee.id}`).expect(200);
       expect(second.body.data).toEqual(first.body.data);
-      expect(events.of(tenant.organisationId)).toEqual([]);
+      expect(events.of(suite.tenant.organisationId)).toEqual([]);
     });
 
     it('keeps a leftAt set by PATCH on DELETE', async () => {
-      const employee = await createEmployee(app, tenant);
+      const employee = await createEmployee(suite.app, suite.tenant);
       await patch(`/employees/${employee.id}`, { leftAt: '2025-12-31T23:59:59.999Z' }).expect(200);
       const response = await del<DeactivatedEmployeeResponse>(`/employees/${employee.id}`).expect(200);
       expect(response.body.data.leftAt).toBe('2025-12-31T23:59:59.999Z');
     });
 
     it('lets a deactivated employee be read, patched and rated', async () => {
-      const employee = await createEmployee(app, tenant);
-      const skill = await createSkill(app, tenant);
+      const employee = await createEmployee(suite.app, suite.tenant);
+      const skill = await createSkill(suite.app, suite.tenant);
       await del(`/employees/${employee.id}`).expect(200);
       await get(`/employees/${employee.id}`).expect(200);
       await patch(`/employees/${employee.id}`, { title: 'Alumnus' }).expect(200);

@@ -10,6 +10,7 @@ import { apiClient } from '../support/api-client';
 import { createTenant, createTestApp, dataSourceOf, TestTenant } from '../support/app';
 import { itWithConcurrentSessions, NEEDS_A_SERVER } from '../support/database-kind';
 import { readFeed } from '../support/event-feed';
+import { publishMadeUp } from '../support/made-up-events';
 
 interface FeedEvent {
   id: string;
@@ -49,7 +50,7 @@ describe('events feed: GET /events', () => {
     app
       .get(Database)
       .transaction(
-        (manager) => app.get(DomainEvents).publish(manager, who.organisationId, name, data as never, occurredAt),
+        (manager) => publishMadeUp(app.get(DomainEvents), manager, who.organisationId, { name, data, occurredAt }),
         cliWrite(),
       );
 
@@ -213,7 +214,10 @@ describe('events feed: GET /events', () => {
     const own = await createTenant(app);
     await expect(
       app.get(Database).transaction(async (manager) => {
-        await app.get(DomainEvents).publish(manager, own.organisationId, 'employee.created', { mark: 'gone' } as never);
+        await publishMadeUp(app.get(DomainEvents), manager, own.organisationId, {
+          name: 'employee.created',
+          data: { mark: 'gone' },
+        });
         throw new Error('the change fails after its event');
       }, cliWrite()),
     ).rejects.toThrow('the change fails after its event');
@@ -272,7 +276,10 @@ describe('events feed: GET /events', () => {
       const slowHasRecorded = new Promise<void>((resolve) => (slowRecorded = resolve));
       const slow = app.get(Database).transaction(async (manager) => {
         await takeTransactionId(manager);
-        await app.get(DomainEvents).publish(manager, own.organisationId, 'employee.created', { mark: 'slow' } as never);
+        await publishMadeUp(app.get(DomainEvents), manager, own.organisationId, {
+          name: 'employee.created',
+          data: { mark: 'slow' },
+        });
         slowRecorded();
         await slowMayCommit;
       }, cliWrite());
@@ -309,9 +316,10 @@ describe('events feed: GET /events', () => {
             // commit in another order than their ids, and overlap.
             await writers.get(Database).transaction(async (manager) => {
               await takeTransactionId(manager);
-              await writers
-                .get(DomainEvents)
-                .publish(manager, own.organisationId, 'skill.rated', { mark: `${writer}-${n}` } as never);
+              await publishMadeUp(writers.get(DomainEvents), manager, own.organisationId, {
+                name: 'skill.rated',
+                data: { mark: `${writer}-${n}` },
+              });
               await manager.query(`SELECT pg_sleep($1)`, [Math.random() * 0.02]);
             }, cliWrite());
           }

@@ -6,6 +6,7 @@ import { TEST_WEBHOOK_SECRET_KEY } from '../support/app';
 import { recreateDatabase } from '../support/global-setup';
 import { describeIfPostgres } from '../support/requirements';
 import { runCliProcess, ServerProcess, startServer } from '../support/server-process';
+import { waitUntil } from '../support/wait-until';
 
 jest.setTimeout(90_000);
 
@@ -127,13 +128,17 @@ describe('first start on the embedded database', () => {
     await fetch(`http://127.0.0.1:${server.port}/api/v1/employees`, {
       headers: { Authorization: `Bearer ${key}`, 'X-Request-Id': 'first-start-probe' },
     });
-    const line = await eventually(() =>
-      server
-        .stdout()
-        .split('\n')
-        .find((entry) => entry.includes('first-start-probe')),
+    // The child's output arrives through a pipe: wait a little for a line it has surely written.
+    const line = await waitUntil(
+      () =>
+        server
+          .stdout()
+          .split('\n')
+          .find((entry) => entry.includes('first-start-probe')),
+      'the server logs the probe',
+      { timeoutMs: 3000 },
     );
-    expect(JSON.parse(line!)).toMatchObject({
+    expect(JSON.parse(line)).toMatchObject({
       req: { id: 'first-start-probe', method: 'GET', path: '/api/v1/employees' },
       res: { statusCode: 200 },
       responseTime: expect.any(Number),
@@ -159,24 +164,18 @@ describe('first start on the embedded database', () => {
     );
     for (const line of logLines) expect(line).toMatch(/^\[\d\d:\d\d:\d\d\.\d{3}\] (INFO|WARN): /);
     expect(logLines.some((line) => /INFO: \[Main\] Listening on port \d+$/.test(line))).toBe(true);
-    const request = await eventually(() => {
-      const lines = server.stdout().split('\n');
-      return lines.find((entry) => entry.includes('(request pretty-probe)'));
-    });
+    const request = await waitUntil(
+      () =>
+        server
+          .stdout()
+          .split('\n')
+          .find((entry) => entry.includes('(request pretty-probe)')),
+      'the server logs the probe',
+      { timeoutMs: 3000 },
+    );
     expect(request).toMatch(/INFO: GET \/health\/live 200 \d+ms \(request pretty-probe\)$/);
   });
 });
-
-/** The child's output arrives through a pipe: wait a little for a line it has surely written. */
-async function eventually<T>(read: () => T | undefined, timeoutMs = 3000): Promise<T | undefined> {
-  const deadline = Date.now() + timeoutMs;
-  let value = read();
-  while (value === undefined && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    value = read();
-  }
-  return value;
-}
 
 describe('start with DATABASE_URL', () => {
   it('refuses to start without WEBHOOK_SECRET_KEY, in one line naming it', async () => {

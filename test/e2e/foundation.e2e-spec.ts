@@ -1,34 +1,25 @@
-import { NestExpressApplication } from '@nestjs/platform-express';
 import { ApiKeysService } from '../../src/auth/api-keys.service';
 import { apiClient } from '../support/api-client';
-import { createTenant, createTestApp, TestTenant } from '../support/app';
+import { createTenant } from '../support/app';
 import { ProbeModule } from '../support/probe.module';
+import { useTestApp } from '../support/use-test-app';
+import { waitUntil } from '../support/wait-until';
 
 describe('foundation: auth, envelope and errors', () => {
-  let app: NestExpressApplication;
-  let tenant: TestTenant;
+  const suite = useTestApp({ imports: [ProbeModule], tenant: 'once' });
 
-  beforeAll(async () => {
-    app = await createTestApp({}, [ProbeModule]);
-    tenant = await createTenant(app);
-  });
-  afterAll(() => app.close());
-
-  const api = apiClient(
-    () => app,
-    () => tenant,
-  );
-  const anonymous = apiClient(() => app);
-  const outsideApi = apiClient(() => app, undefined, { prefix: '' });
+  const api = suite.api;
+  const anonymous = apiClient(() => suite.app);
+  const outsideApi = apiClient(() => suite.app, undefined, { prefix: '' });
 
   describe('API key guard', () => {
     it('accepts a valid key and hands its organisation to the controller', async () => {
       const response = await api.get<{ organisationId: string }>('/probe').expect(200);
-      expect(response.body).toEqual({ success: true, data: { organisationId: tenant.organisationId } });
+      expect(response.body).toEqual({ success: true, data: { organisationId: suite.tenant.organisationId } });
     });
 
     it('accepts the scheme word in any case', async () => {
-      await anonymous.get('/probe').set('Authorization', `bEaReR ${tenant.key}`).expect(200);
+      await anonymous.get('/probe').set('Authorization', `bEaReR ${suite.tenant.key}`).expect(200);
     });
 
     it.each([
@@ -47,20 +38,17 @@ describe('foundation: auth, envelope and errors', () => {
     });
 
     it('refuses a revoked key within 5 seconds', async () => {
-      const other = await createTenant(app);
+      const other = await createTenant(suite.app);
       const asOther = apiClient(
-        () => app,
+        () => suite.app,
         () => other,
       );
       await asOther.get('/probe').expect(200);
-      await app.get(ApiKeysService).revoke(other.keyId);
-      const deadline = Date.now() + 5000;
-      let status = 200;
-      while (status !== 401 && Date.now() < deadline) {
-        status = (await asOther.get('/probe')).status;
-        if (status !== 401) await new Promise((resolve) => setTimeout(resolve, 200));
-      }
-      expect(status).toBe(401);
+      await suite.app.get(ApiKeysService).revoke(other.keyId);
+      await waitUntil(async () => (await asOther.get('/probe')).status === 401, 'the revoked key is refused', {
+        timeoutMs: 5000,
+        intervalMs: 200,
+      });
     });
   });
 

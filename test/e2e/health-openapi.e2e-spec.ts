@@ -1,18 +1,13 @@
-import { NestExpressApplication } from '@nestjs/platform-express';
 import { DataSource } from 'typeorm';
 import { apiClient } from '../support/api-client';
 import { createTestApp } from '../support/app';
+import { useTestApp } from '../support/use-test-app';
 
 describe('health and OpenAPI (no key needed)', () => {
-  let app: NestExpressApplication;
+  const suite = useTestApp({ tenant: 'none' });
 
-  beforeAll(async () => {
-    app = await createTestApp();
-  });
-  afterAll(() => app.close());
-
-  const api = apiClient(() => app);
-  const outsideApi = apiClient(() => app, undefined, { prefix: '' });
+  const api = apiClient(() => suite.app);
+  const outsideApi = apiClient(() => suite.app, undefined, { prefix: '' });
 
   it('reports the process live', async () => {
     const response = await outsideApi.get<{ status: string }>('/health/live').expect(200);

@@ -1,37 +1,30 @@
 import { createHash, createHmac } from 'node:crypto';
-import { NestExpressApplication } from '@nestjs/platform-express';
 import { canonicalJson, fingerprintKey } from '../../src/idempotency/request-fingerprint';
 import { checkedRequest } from '../support/api-client';
-import { createTenant, createTestApp, dataSourceOf, TEST_WEBHOOK_SECRET_KEY, TestTenant } from '../support/app';
+import { dataSourceOf, TEST_WEBHOOK_SECRET_KEY } from '../support/app';
+import { useTestApp } from '../support/use-test-app';
 
 /** The guesses someone holding a database dump would try for the endpoint's secret. */
 const CANDIDATES = ['password', 'hunter2', 'correct horse battery staple', 'letmein', 'secret', 'webhook'];
 const SECRET = 'correct horse battery staple';
 
 describe('Idempotency-Key fingerprints in a database dump', () => {
-  let app: NestExpressApplication;
-  let tenant: TestTenant;
-
-  beforeAll(async () => {
-    app = await createTestApp();
-    tenant = await createTenant(app, 'Fingerprint');
-  });
-  afterAll(() => app.close());
+  const suite = useTestApp({ tenant: 'once' });
 
   it('keep the fingerprint of a POST /webhooks body untestable without the server key', async () => {
     const body = { url: 'https://hooks.example.com/fingerprint', events: ['skill.rated'], secret: SECRET };
     const post = () =>
-      checkedRequest(app)
+      checkedRequest(suite.app)
         .post('/api/v1/webhooks')
-        .set('Authorization', tenant.bearer)
+        .set('Authorization', suite.tenant.bearer)
         .set('Idempotency-Key', 'fingerprint-1')
         .send(body);
     await post().expect(201);
     await post().expect(201).expect('Idempotency-Replayed', 'true');
 
-    const [{ fingerprint }] = await dataSourceOf(app).query(
+    const [{ fingerprint }] = await dataSourceOf(suite.app).query(
       'SELECT fingerprint FROM idempotency_keys WHERE organisation_id = $1 AND key = $2',
-      [tenant.organisationId, 'fingerprint-1'],
+      [suite.tenant.organisationId, 'fingerprint-1'],
     );
     const texts = CANDIDATES.map((secret) => `POST /api/v1/webhooks\n${canonicalJson({ ...body, secret })}`);
     const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
@@ -49,9 +42,9 @@ describe('Idempotency-Key fingerprints in a database dump', () => {
   it('still tells a different body apart: 422', async () => {
     const body = { url: 'https://hooks.example.com/fingerprint-2', events: ['skill.rated'], secret: 's1' };
     const post = (sent: object) =>
-      checkedRequest(app)
+      checkedRequest(suite.app)
         .post('/api/v1/webhooks')
-        .set('Authorization', tenant.bearer)
+        .set('Authorization', suite.tenant.bearer)
         .set('Idempotency-Key', 'fingerprint-2')
         .send(sent);
     await post(body).expect(201);

@@ -1,4 +1,3 @@
-import { NestExpressApplication } from '@nestjs/platform-express';
 import { Client } from 'pg';
 import { EmployeeResponse } from '../../src/employees/dto/employee.response';
 import { ConflictError } from '../../src/errors/errors';
@@ -9,6 +8,7 @@ import { checkedRequest } from '../support/api-client';
 import { createTenant, createTestApp, dataSourceOf, TestTenant } from '../support/app';
 import { createEmployee, createSkill, unique } from '../support/people.factory';
 import { itIfPostgres } from '../support/requirements';
+import { useTestApp } from '../support/use-test-app';
 
 /** A valid new employee, as one request body. */
 const newEmployee = () => ({
@@ -19,34 +19,25 @@ const newEmployee = () => ({
 });
 
 describe('safe retries: Idempotency-Key on every POST', () => {
-  let app: NestExpressApplication;
-  let tenant: TestTenant;
+  const suite = useTestApp();
 
-  beforeAll(async () => {
-    app = await createTestApp();
-  });
-  beforeEach(async () => {
-    tenant = await createTenant(app);
-  });
-  afterAll(() => app.close());
-
-  const post = (path: string, body: object | string, key?: string, as: TestTenant = tenant, on = app) => {
+  const post = (path: string, body: object | string, key?: string, as: TestTenant = suite.tenant, on = suite.app) => {
     const call = checkedRequest(on).post(`/api/v1${path}`).set('Authorization', as.bearer);
     if (key !== undefined) call.set('Idempotency-Key', key);
     return typeof body === 'string' ? call.set('Content-Type', 'application/json').send(body) : call.send(body);
   };
   const employeesOf = async (as: TestTenant) =>
-    (await dataSourceOf(app).query<{ id: string }[]>(`SELECT id FROM employees WHERE organisation_id = $1`, [
+    (await dataSourceOf(suite.app).query<{ id: string }[]>(`SELECT id FROM employees WHERE organisation_id = $1`, [
       as.organisationId,
     ])) as { id: string }[];
   const eventsOf = async (as: TestTenant) =>
-    (await dataSourceOf(app).query<{ event: string }[]>(`SELECT event FROM events WHERE organisation_id = $1`, [
+    (await dataSourceOf(suite.app).query<{ event: string }[]>(`SELECT event FROM events WHERE organisation_id = $1`, [
       as.organisationId,
     ])) as { event: string }[];
 
   /** Runs `work` while publishing employee.created fails with `error`: after the employee is inserted. */
   const failingEmployeeCreated = async (error: Error, work: () => Promise<unknown>) => {
-    const publish = jest.spyOn(app.get(DomainEvents), 'publish').mockRejectedValue(error);
+    const publish = jest.spyOn(suite.app.get(DomainEvents), 'publish').mockRejectedValue(error);
     try {
       await work();
     } finally {
@@ -64,8 +55,8 @@ describe('safe retries: Idempotency-Key on every POST', () => {
     expect(replay.headers['idempotency-replayed']).toBe('true');
     expect(replay.text).toBe(first.text);
 
-    expect(await employeesOf(tenant)).toHaveLength(1);
-    expect(await eventsOf(tenant)).toEqual([{ event: 'employee.created' }]);
+    expect(await employeesOf(suite.tenant)).toHaveLength(1);
+    expect(await eventsOf(suite.tenant)).toEqual([{ event: 'employee.created' }]);
   });
 
   it('answers the same key with another body or path 422 IDEMPOTENCY_KEY_REUSED', async () => {
@@ -76,7 +67,7 @@ describe('safe retries: Idempotency-Key on every POST', () => {
       error: { code: 'IDEMPOTENCY_KEY_REUSED', message: expect.any(String) },
     });
     await post('/skills', { name: 'Reused' }, 'reused').expect(422);
-    expect(await employeesOf(tenant)).toHaveLength(1);
+    expect(await employeesOf(suite.tenant)).toHaveLength(1);
   });
 
   it('keeps a 4xx answer and replays it', async () => {
@@ -95,8 +86,8 @@ describe('safe retries: Idempotency-Key on every POST', () => {
       expect(replay.headers['idempotency-replayed']).toBe('true');
       expect(replay.text).toBe(first.text);
     });
-    expect(await employeesOf(tenant)).toHaveLength(0);
-    expect(await eventsOf(tenant)).toHaveLength(0);
+    expect(await employeesOf(suite.tenant)).toHaveLength(0);
+    expect(await eventsOf(suite.tenant)).toHaveLength(0);
   });
 
   it('keeps keys and bodies with quotes, backslashes and other characters SQL treats specially', async () => {
@@ -108,7 +99,7 @@ describe('safe retries: Idempotency-Key on every POST', () => {
     expect(replay.headers['idempotency-replayed']).toBe('true');
     expect(replay.text).toBe(first.text);
     await post('/employees', newEmployee(), key).expect(422);
-    expect(await employeesOf(tenant)).toHaveLength(1);
+    expect(await employeesOf(suite.tenant)).toHaveLength(1);
   });
 
   it('keeps nothing for a 5xx: the retry runs again and makes one change', async () => {
@@ -116,19 +107,19 @@ describe('safe retries: Idempotency-Key on every POST', () => {
     await failingEmployeeCreated(new Error('the outbox is down'), () =>
       post('/employees', body, 'after-500').expect(500),
     );
-    expect(await employeesOf(tenant)).toHaveLength(0);
+    expect(await employeesOf(suite.tenant)).toHaveLength(0);
     const retry = await post('/employees', body, 'after-500').expect(201);
     expect(retry.headers['idempotency-replayed']).toBeUndefined();
-    expect(await employeesOf(tenant)).toHaveLength(1);
+    expect(await employeesOf(suite.tenant)).toHaveLength(1);
   });
 
   it('commits the change with its kept answer: when keeping fails, nothing is written', async () => {
-    const dataSource = dataSourceOf(app);
-    const trigger = `fail_keys_${tenant.organisationId.replace(/-/g, '')}`;
+    const dataSource = dataSourceOf(suite.app);
+    const trigger = `fail_keys_${suite.tenant.organisationId.replace(/-/g, '')}`;
     await dataSource.query(`
       CREATE FUNCTION ${trigger}() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN
-        IF NEW.organisation_id = '${tenant.organisationId}' THEN RAISE EXCEPTION 'disk full'; END IF;
+        IF NEW.organisation_id = '${suite.tenant.organisationId}' THEN RAISE EXCEPTION 'disk full'; END IF;
         RETURN NEW;
       END $$`);
     await dataSource.query(
@@ -141,10 +132,10 @@ describe('safe retries: Idempotency-Key on every POST', () => {
       await dataSource.query(`DROP TRIGGER ${trigger} ON idempotency_keys`);
       await dataSource.query(`DROP FUNCTION ${trigger}()`);
     }
-    expect(await employeesOf(tenant)).toHaveLength(0);
-    expect(await eventsOf(tenant)).toHaveLength(0);
+    expect(await employeesOf(suite.tenant)).toHaveLength(0);
+    expect(await eventsOf(suite.tenant)).toHaveLength(0);
     await post('/employees', body, 'crash-between').expect(201);
-    expect(await employeesOf(tenant)).toHaveLength(1);
+    expect(await employeesOf(suite.tenant)).toHaveLength(1);
   });
 
   it('makes one change for two concurrent requests with one key: one 201, the other 409 or the replay', async () => {
@@ -161,7 +152,7 @@ describe('safe retries: Idempotency-Key on every POST', () => {
       expect(conflict.body.error.code).toBe('CONFLICT');
       expect(Number(conflict.headers['retry-after'])).toBeGreaterThan(0);
     }
-    expect(await employeesOf(tenant)).toHaveLength(1);
+    expect(await employeesOf(suite.tenant)).toHaveLength(1);
   });
 
   itIfPostgres('answers 409 with Retry-After while the key is claimed by another instance', async () => {
@@ -170,7 +161,7 @@ describe('safe retries: Idempotency-Key on every POST', () => {
     try {
       await holder.query('BEGIN');
       await holder.query(`SELECT pg_advisory_xact_lock(hashtextextended($1 || ':' || $2, 0))`, [
-        tenant.organisationId,
+        suite.tenant.organisationId,
         'claimed',
       ]);
       const response = await post('/employees', newEmployee(), 'claimed').expect(409);
@@ -183,11 +174,11 @@ describe('safe retries: Idempotency-Key on every POST', () => {
   });
 
   it('keeps keys per organisation: the same key in two organisations makes two changes', async () => {
-    const other = await createTenant(app);
+    const other = await createTenant(suite.app);
     await post('/employees', newEmployee(), 'shared-key').expect(201);
     const theirs = await post('/employees', newEmployee(), 'shared-key', other).expect(201);
     expect(theirs.headers['idempotency-replayed']).toBeUndefined();
-    expect(await employeesOf(tenant)).toHaveLength(1);
+    expect(await employeesOf(suite.tenant)).toHaveLength(1);
     expect(await employeesOf(other)).toHaveLength(1);
   });
 
@@ -196,23 +187,23 @@ describe('safe retries: Idempotency-Key on every POST', () => {
     try {
       const body = newEmployee();
       const first = await post('/employees', body, 'two-instances').expect(201);
-      const replay = await post('/employees', body, 'two-instances', tenant, second).expect(201);
+      const replay = await post('/employees', body, 'two-instances', suite.tenant, second).expect(201);
       expect(replay.headers['idempotency-replayed']).toBe('true');
       expect(replay.text).toBe(first.text);
-      expect(await employeesOf(tenant)).toHaveLength(1);
+      expect(await employeesOf(suite.tenant)).toHaveLength(1);
     } finally {
       await second.close();
     }
   });
 
   it('works on every POST and replays its own status: a rating (201), a webhook test (200), a redelivery (202)', async () => {
-    const employee = await createEmployee(app, tenant);
-    const skill = await createSkill(app, tenant);
+    const employee = await createEmployee(suite.app, suite.tenant);
+    const skill = await createSkill(suite.app, suite.tenant);
     const rating = { skillId: skill.id, score: 3, ratingType: 'SELF_ASSESMENT' };
     await post(`/employees/${employee.id}/ratings`, rating, 'rate-once').expect(201);
     const again = await post(`/employees/${employee.id}/ratings`, rating, 'rate-once').expect(201);
     expect(again.headers['idempotency-replayed']).toBe('true');
-    const ratings = await dataSourceOf(app).query<unknown[]>(`SELECT 1 FROM ratings WHERE employee_id = $1`, [
+    const ratings = await dataSourceOf(suite.app).query<unknown[]>(`SELECT 1 FROM ratings WHERE employee_id = $1`, [
       employee.id,
     ]);
     expect(ratings).toHaveLength(1);
@@ -240,7 +231,7 @@ describe('safe retries: Idempotency-Key on every POST', () => {
   ])('refuses a key that is %s with 400 naming the header', async (_case, key) => {
     const response = await post('/employees', newEmployee(), key).expect(400);
     expect(response.body.error.details).toEqual([{ field: 'Idempotency-Key', message: expect.any(String) }]);
-    expect(await employeesOf(tenant)).toHaveLength(0);
+    expect(await employeesOf(suite.tenant)).toHaveLength(0);
   });
 
   it('takes a key of 255 printable characters', async () => {
@@ -249,7 +240,11 @@ describe('safe retries: Idempotency-Key on every POST', () => {
 
   it('looks at the key only after the rate limit and the API key: a 401 keeps nothing', async () => {
     const body = newEmployee();
-    await checkedRequest(app).post('/api/v1/employees').set('Idempotency-Key', 'after-401').send(body).expect(401);
+    await checkedRequest(suite.app)
+      .post('/api/v1/employees')
+      .set('Idempotency-Key', 'after-401')
+      .send(body)
+      .expect(401);
     const response = await post('/employees', body, 'after-401').expect(201);
     expect(response.headers['idempotency-replayed']).toBeUndefined();
   });
@@ -257,20 +252,21 @@ describe('safe retries: Idempotency-Key on every POST', () => {
   it('runs a request again once its key expired (24 h), and the retention job removes expired keys', async () => {
     const body = newEmployee();
     await post('/employees', body, 'old-key').expect(201);
-    await dataSourceOf(app).query(
+    await dataSourceOf(suite.app).query(
       `UPDATE idempotency_keys SET expires_at = now() - interval '1 second' WHERE organisation_id = $1`,
-      [tenant.organisationId],
+      [suite.tenant.organisationId],
     );
     // Run again, it meets its own first change: the duplicate personnelNumber.
     const rerun = await post('/employees', body, 'old-key').expect(409);
     expect(rerun.headers['idempotency-replayed']).toBeUndefined();
 
     await post('/employees', newEmployee(), 'fresh-key').expect(201);
-    const report = await app.get(RetentionJob).run(new Date(Date.now() + 25 * 60 * 60 * 1000));
+    const report = await suite.app.get(RetentionJob).run(new Date(Date.now() + 25 * 60 * 60 * 1000));
     expect(report?.['idempotency keys']?.removed).toBeGreaterThanOrEqual(2);
-    const left = await dataSourceOf(app).query<unknown[]>(`SELECT 1 FROM idempotency_keys WHERE organisation_id = $1`, [
-      tenant.organisationId,
-    ]);
+    const left = await dataSourceOf(suite.app).query<unknown[]>(
+      `SELECT 1 FROM idempotency_keys WHERE organisation_id = $1`,
+      [suite.tenant.organisationId],
+    );
     expect(left).toHaveLength(0);
   });
 

@@ -7,11 +7,13 @@ import { promisify } from 'node:util';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import * as ts from 'typescript';
 import { createTenant, createTestApp, dataSourceOf } from '../support/app';
-import { operationsOf, servedDocument } from '../support/openapi-document';
+import { OpenAPIObject, operationsOf, servedDocument } from '../support/openapi-document';
 import { runTool, workDirectory, writeDocument } from '../support/openapi-tools';
 import { PositionsFixtures } from '../support/positions-fixtures';
 
-const FLOW = join(__dirname, '..', 'openapi-client', 'flow.ts');
+const CLIENT = join(__dirname, '..', 'openapi-client');
+/** The page-mode flow (every operation), the cursor-mode flow, and what both import. */
+const FILES = ['flow.ts', 'cursor-flow.ts', 'support.ts'];
 
 /** What the flow may not write: it must get its types from the generated client alone. */
 const FORBIDDEN: Partial<Record<ts.SyntaxKind, string>> = {
@@ -33,9 +35,9 @@ function forbiddenConstructs(file: string): string[] {
   return found;
 }
 
-/** tsc --strict --noUncheckedIndexedAccess on the flow and the generated types; answers the diagnostics. */
-function compile(flow: string, outDir: string): string[] {
-  const program = ts.createProgram([flow], {
+/** tsc --strict --noUncheckedIndexedAccess on the flows and the generated types; answers the diagnostics. */
+function compile(flows: string[], outDir: string): string[] {
+  const program = ts.createProgram(flows, {
     strict: true,
     noUncheckedIndexedAccess: true,
     module: ts.ModuleKind.Node16,
@@ -59,14 +61,13 @@ jest.setTimeout(120_000);
 describe('a client generated from the document by openapi-typescript with its default settings', () => {
   let app: NestExpressApplication;
   let directory: ReturnType<typeof workDirectory>;
-  let origin: string;
-  let key: string;
-  let positionId: string;
+  let document: OpenAPIObject;
+  let diagnostics: string[];
+  let run: (flow: string) => Promise<string>;
 
   beforeAll(async () => {
     app = await createTestApp({ webhookTimeoutMs: 2000 });
     const tenant = await createTenant(app);
-    key = tenant.key;
     const fixtures = new PositionsFixtures(dataSourceOf(app), tenant.organisationId);
     const [leaving, candidate] = [await fixtures.employee(), await fixtures.employee()];
     const skill = await fixtures.skill(`Accounting ${Date.now()}`);
@@ -75,42 +76,57 @@ describe('a client generated from the document by openapi-typescript with its de
       requiredSkills: [{ skill, minimumRating: 3 }],
       replacements: [{ candidate, readyAt: new Date('2027-01-01T00:00:00Z'), status: 'PROPOSED' }],
     });
-    positionId = position.id;
     const server: Server = app.getHttpServer();
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     directory = workDirectory('openapi-client');
+
+    document = servedDocument(app);
+    const generated = await runTool(
+      'openapiTypescript',
+      [writeDocument(directory.path, document), '--output', join(directory.path, 'schema.d.ts')],
+      directory.path,
+    );
+    if (generated.code !== 0) throw new Error(`openapi-typescript failed: ${generated.stderr}`);
+    for (const file of FILES) copyFileSync(join(CLIENT, file), join(directory.path, file));
+    const out = join(directory.path, 'out');
+    diagnostics = compile(
+      FILES.map((file) => join(directory.path, file)),
+      out,
+    );
+    run = async (flow) => {
+      const { stdout } = await promisify(execFile)(process.execPath, [join(out, flow.replace(/\.ts$/, '.js'))], {
+        env: { PATH: process.env.PATH, API_ORIGIN: origin, API_KEY: tenant.key, POSITION_ID: position.id },
+        timeout: 30_000,
+      }).catch((error: Error & { stderr?: string }) => {
+        throw new Error(`${flow} failed: ${error.stderr ?? error.message}`);
+      });
+      return stdout;
+    };
   });
   afterAll(async () => {
     directory.remove();
     await app.close();
   });
 
-  it('writes the flow without `as`, `any` or `!`', () => {
-    expect(forbiddenConstructs(FLOW)).toEqual([]);
+  it('writes the flows without `as`, `any` or `!`', () => {
+    expect(FILES.flatMap((file) => forbiddenConstructs(join(CLIENT, file)))).toEqual([]);
   });
 
-  it('compiles under tsc --strict --noUncheckedIndexedAccess and runs green against the server, on every operation', async () => {
-    const document = servedDocument(app);
-    const generated = await runTool(
-      'openapiTypescript',
-      [writeDocument(directory.path, document), '--output', join(directory.path, 'schema.d.ts')],
-      directory.path,
-    );
-    expect(generated.code).toBe(0);
+  it('compiles the page-mode flow (version 1 code) and the cursor-mode flow under tsc --strict --noUncheckedIndexedAccess', () => {
+    expect(diagnostics).toEqual([]);
+  });
 
-    const flow = join(directory.path, 'flow.ts');
-    copyFileSync(FLOW, flow);
-    expect(compile(flow, join(directory.path, 'out'))).toEqual([]);
-
-    const { stdout } = await promisify(execFile)(process.execPath, [join(directory.path, 'out', 'flow.js')], {
-      env: { PATH: process.env.PATH, API_ORIGIN: origin, API_KEY: key, POSITION_ID: positionId },
-      timeout: 30_000,
-    }).catch((error: Error & { stderr?: string }) => {
-      throw new Error(`the flow failed: ${error.stderr ?? error.message}`);
-    });
-    const touched = JSON.parse(stdout) as string[];
+  it('runs the page-mode flow green against the server, on every operation', async () => {
+    const touched = JSON.parse(await run('flow.ts')) as string[];
     const every = operationsOf(document).map(({ method, path }) => `${method.toUpperCase()} ${path}`);
     expect(touched.sort()).toEqual(every.sort());
+  });
+
+  it('runs the cursor-mode flow green: a counted first page, then every skill once by cursor', async () => {
+    const read = JSON.parse(await run('cursor-flow.ts')) as { names: string[]; cursorMetaFields: string[] };
+    expect(read.names.map((name) => name.split(' ')[0])).toEqual(['Alpha', 'Beta', 'Gamma']);
+    // Cursor mode counts nothing: its meta has no page fields, though the generated type names them.
+    expect(read.cursorMetaFields).toEqual(['hasNextPage,limit,nextCursor', 'hasNextPage,limit,nextCursor']);
   });
 });

@@ -8,6 +8,7 @@ import { createTenant, createTestApp, TestTenant } from '../support/app';
 import {
   documentChecker,
   OpenAPIObject,
+  OpenApiResponseChecker,
   operationsOf,
   ResponseToCheck,
   servedDocument,
@@ -85,12 +86,9 @@ describe('the OpenAPI document describes what the service answers', () => {
   it('types every number as an integer: the API has no other', () => {
     const numbers = schemasIn(document).filter(({ schema }) => schema.type === 'number');
     expect(numbers.map(({ where }) => where)).toEqual([]);
-    const { PaginationMeta, CreateSkillDto, RateSkillDto } = document.components!.schemas! as Record<
-      string,
-      SchemaObject
-    >;
+    const { ListMeta, CreateSkillDto, RateSkillDto } = document.components!.schemas! as Record<string, SchemaObject>;
     for (const field of ['total', 'page', 'limit', 'totalPages']) {
-      expect(PaginationMeta.properties![field]).toMatchObject({ type: 'integer' });
+      expect(ListMeta.properties![field]).toMatchObject({ type: 'integer' });
     }
     expect(CreateSkillDto.properties!.ratingScaleMin).toMatchObject({ type: 'integer' });
     expect(RateSkillDto.properties!.score).toMatchObject({ type: 'integer' });
@@ -234,6 +232,48 @@ describe('the OpenAPI document describes what the service answers', () => {
     expect(problems({ body: { ...answer.body, extra: true } })).toMatch(/additional properties/);
     expect(problems({ headers: { ...answer.headers, 'x-ratelimit-limit': undefined } })).toMatch(/missing/);
     expect(problems({ headers: { ...answer.headers, 'retry-after': '5' } })).toMatch(/not documented/);
+  });
+
+  it('checks every body as third-party validators do: the old oneOf of two metas fails each of them', async () => {
+    const answer = await api.get('/skills?page=1&limit=1').expect(200);
+    expect(answer.body.meta).toHaveProperty('nextCursor');
+    // Before: meta was oneOf [page meta, cursor meta], and a page-mode meta matches both (neither is closed).
+    const before = structuredClone(document);
+    before.components!.schemas!.PaginationMeta = {
+      type: 'object',
+      properties: {
+        total: { type: 'integer' },
+        page: { type: 'integer' },
+        limit: { type: 'integer' },
+        totalPages: { type: 'integer' },
+        hasNextPage: { type: 'boolean' },
+        hasPrevPage: { type: 'boolean' },
+        nextCursor: { type: 'string', nullable: true },
+      },
+      required: ['total', 'page', 'limit', 'totalPages', 'hasNextPage', 'hasPrevPage', 'nextCursor'],
+    };
+    before.components!.schemas!.CursorPageMeta = {
+      type: 'object',
+      properties: {
+        limit: { type: 'integer' },
+        hasNextPage: { type: 'boolean' },
+        nextCursor: { type: 'string', nullable: true },
+      },
+      required: ['limit', 'hasNextPage', 'nextCursor'],
+    };
+    const schema = (before.paths['/skills'].get!.responses['200'] as ResponseObject).content!['application/json']
+      .schema as SchemaObject;
+    schema.properties!.meta = {
+      oneOf: [{ $ref: '#/components/schemas/PaginationMeta' }, { $ref: '#/components/schemas/CursorPageMeta' }],
+    };
+    const response: ResponseToCheck = { status: answer.status, headers: answer.headers, body: answer.body };
+    const problems = new OpenApiResponseChecker(before).problems('get', '/api/v1/skills', response).join('\n');
+    for (const validator of ['ajv strict', 'ajv lenient', 'openapi-response-validator']) {
+      expect(problems).toContain(`[${validator}]: /meta must match exactly one schema in oneOf`);
+    }
+    // The stricter check closes every object, so that only one branch matches: alone, it let this through.
+    expect(problems).not.toContain('[no undocumented property]');
+    expect(documentChecker(app).problems('get', '/api/v1/skills', response)).toEqual([]);
   });
 
   it('titles the documentation page after the API', async () => {

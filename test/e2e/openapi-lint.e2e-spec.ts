@@ -95,6 +95,7 @@ describe('the OpenAPI document passes third-party linters', () => {
       'openapi-fetch',
       'ajv',
       'ajv-formats',
+      'openapi-response-validator',
     ]) {
       expect({ [name]: lock.packages[`node_modules/${name}`]?.dev }).toEqual({ [name]: true });
     }

@@ -1,44 +1,34 @@
-import { NestExpressApplication } from '@nestjs/platform-express';
 import { Client } from 'pg';
 import { newId } from '../../src/database/uuid';
 import { EmployeeResponse } from '../../src/employees/dto/employee.response';
 import { PersonSkillResponse, RatingResponse } from '../../src/ratings/dto/rating.response';
 import { SkillResponse } from '../../src/skills/dto/skill.response';
-import { apiClient } from '../support/api-client';
-import { createTenant, createTestApp, dataSourceOf, TestTenant } from '../support/app';
+import { dataSourceOf } from '../support/app';
 import { EventRecorder } from '../support/event-recorder';
 import { createEmployee, createSkill, rate } from '../support/people.factory';
 import { itIfPostgres } from '../support/requirements';
+import { useTestApp } from '../support/use-test-app';
+import { waitUntil } from '../support/wait-until';
 
 const UNKNOWN_ID = '0192f3a4-5b6c-7d8e-9f00-112233445566';
 
 describe('ratings', () => {
-  let app: NestExpressApplication;
-  let tenant: TestTenant;
+  const suite = useTestApp();
   let events: EventRecorder;
-
   beforeAll(async () => {
-    app = await createTestApp();
-    events = EventRecorder.attach(app);
-  });
-  beforeEach(async () => {
-    tenant = await createTenant(app);
+    events = EventRecorder.attach(suite.app);
   });
   afterAll(async () => {
     events.detach();
-    await app.close();
   });
 
-  const { get, post } = apiClient(
-    () => app,
-    () => tenant,
-  );
+  const { get, post } = suite.api;
 
   describe('POST /employees/{id}/ratings', () => {
     it('creates the PersonSkill and a Rating, answers 201 with it and emits skill.rated with it', async () => {
-      const employee = await createEmployee(app, tenant);
-      const skill = await createSkill(app, tenant);
-      events.clear(tenant.organisationId);
+      const employee = await createEmployee(suite.app, suite.tenant);
+      const skill = await createSkill(suite.app, suite.tenant);
+      events.clear(suite.tenant.organisationId);
       const response = await post<RatingResponse>(`/employees/${employee.id}/ratings`, {
         skillId: skill.id,
         score: 5,
@@ -59,7 +49,7 @@ describe('ratings', () => {
         },
       });
       const rating = response.body.data;
-      expect(events.of(tenant.organisationId)).toEqual([
+      expect(events.of(suite.tenant.organisationId)).toEqual([
         {
           name: 'skill.rated',
           data: { employeeId: employee.id, rating },
@@ -85,8 +75,8 @@ describe('ratings', () => {
     });
 
     it('accepts a skillId in upper case', async () => {
-      const employee = await createEmployee(app, tenant);
-      const skill = await createSkill(app, tenant);
+      const employee = await createEmployee(suite.app, suite.tenant);
+      const skill = await createSkill(suite.app, suite.tenant);
       const response = await post<RatingResponse>(`/employees/${employee.id}/ratings`, {
         skillId: skill.id.toUpperCase(),
         score: 1,
@@ -100,8 +90,8 @@ describe('ratings', () => {
       ['a malformed skillId', 'not-a-uuid'],
       ['an empty skillId', ''],
     ])('answers %s in the body with 404 and emits nothing', async (_case, skillId) => {
-      const employee = await createEmployee(app, tenant);
-      events.clear(tenant.organisationId);
+      const employee = await createEmployee(suite.app, suite.tenant);
+      events.clear(suite.tenant.organisationId);
       const response = await post<RatingResponse>(`/employees/${employee.id}/ratings`, {
         skillId,
         score: 1,
@@ -111,7 +101,7 @@ describe('ratings', () => {
         success: false,
         error: { code: 'NOT_FOUND', message: expect.stringContaining('Skill') },
       });
-      expect(events.of(tenant.organisationId)).toEqual([]);
+      expect(events.of(suite.tenant.organisationId)).toEqual([]);
     });
 
     it.each([
@@ -121,16 +111,16 @@ describe('ratings', () => {
       ['ratingType unknown', { ratingType: 'PEER_REVIEW' }, 'ratingType'],
       ['comment not a string', { comment: 5 }, 'comment'],
     ])('rejects %s with 400', async (_case, fields, field) => {
-      const employee = await createEmployee(app, tenant);
-      const skill = await createSkill(app, tenant);
+      const employee = await createEmployee(suite.app, suite.tenant);
+      const skill = await createSkill(suite.app, suite.tenant);
       const body = { skillId: skill.id, score: 3, ratingType: 'LLM_RATING', ...fields };
       const response = await post(`/employees/${employee.id}/ratings`, body).expect(400);
       expect(response.body.error.details[0].field).toBe(field);
     });
 
     it('refuses a score outside the default 0..5 scale with 400 naming the range, creating no PersonSkill', async () => {
-      const employee = await createEmployee(app, tenant);
-      const skill = await createSkill(app, tenant);
+      const employee = await createEmployee(suite.app, suite.tenant);
+      const skill = await createSkill(suite.app, suite.tenant);
       for (const score of [-1, 6]) {
         const response = await post<RatingResponse>(`/employees/${employee.id}/ratings`, {
           skillId: skill.id,
@@ -143,15 +133,15 @@ describe('ratings', () => {
     });
 
     it('accepts comment null as no comment', async () => {
-      const employee = await createEmployee(app, tenant);
-      const skill = await createSkill(app, tenant);
-      const rating = await rate(app, tenant, employee.id, skill.id, { comment: null });
+      const employee = await createEmployee(suite.app, suite.tenant);
+      const skill = await createSkill(suite.app, suite.tenant);
+      const rating = await rate(suite.app, suite.tenant, employee.id, skill.id, { comment: null });
       expect(rating.comment).toBeNull();
     });
 
     it('gives concurrent first ratings of one skill one PersonSkill, and keeps every rating', async () => {
-      const employee = await createEmployee(app, tenant);
-      const skill = await createSkill(app, tenant);
+      const employee = await createEmployee(suite.app, suite.tenant);
+      const skill = await createSkill(suite.app, suite.tenant);
       const responses = await Promise.all(
         [0, 1, 2, 3, 4, 5, 0, 1].map((score) =>
           post<RatingResponse>(`/employees/${employee.id}/ratings`, {
@@ -170,8 +160,8 @@ describe('ratings', () => {
     itIfPostgres(
       'writes a first rating on the link another transaction committed meanwhile, on a second try',
       async () => {
-        const employee = await createEmployee(app, tenant);
-        const skill = await createSkill(app, tenant);
+        const employee = await createEmployee(suite.app, suite.tenant);
+        const skill = await createSkill(suite.app, suite.tenant);
         const other = new Client({ connectionString: process.env.TEST_DATABASE_URL });
         await other.connect();
         try {
@@ -180,7 +170,7 @@ describe('ratings', () => {
             await other.query<{ id: string }>(
               `INSERT INTO person_skills (id, organisation_id, employee_id, skill_id, created_at)
              VALUES ($1, $2, $3, $4, now()) RETURNING id`,
-              [newId(), tenant.organisationId, employee.id, skill.id],
+              [newId(), suite.tenant.organisationId, employee.id, skill.id],
             )
           ).rows;
           const answer = post<RatingResponse>(`/employees/${employee.id}/ratings`, {
@@ -189,18 +179,15 @@ describe('ratings', () => {
             ratingType: 'LLM_RATING',
           }).then((response) => response);
           // The rating's statement waits on the uncommitted link; once it commits, that statement cannot see it.
-          const deadline = Date.now() + 10_000;
-          for (;;) {
+          await waitUntil(async () => {
             // Asked outside `other`, whose transaction would keep its first snapshot of pg_stat_activity.
-            const [{ waiting }] = await dataSourceOf(app).query<{ waiting: number }[]>(
+            const [{ waiting }] = await dataSourceOf(suite.app).query<{ waiting: number }[]>(
               `SELECT count(*)::int AS waiting FROM pg_stat_activity
               WHERE datname = current_database() AND wait_event_type = 'Lock'
                 AND query LIKE 'SELECT * FROM insert_rating_if_rateable%'`,
             );
-            if (waiting > 0) break;
-            if (Date.now() > deadline) throw new Error('The rating never waited on the link');
-            await new Promise((resolve) => setTimeout(resolve, 20));
-          }
+            return waiting > 0;
+          }, 'the rating waits on the link');
           await other.query('COMMIT');
           const response = await answer;
           expect(response.status).toBe(201);
@@ -223,8 +210,8 @@ describe('ratings', () => {
       });
       expect(response.status).toBe(404);
       expect(response.body.error.message).toMatch(/Employee/);
-      const known = await createEmployee(app, tenant);
-      const skill = await createSkill(app, tenant);
+      const known = await createEmployee(suite.app, suite.tenant);
+      const skill = await createSkill(suite.app, suite.tenant);
       const unknownEmployee = await post<RatingResponse>(`/employees/${UNKNOWN_ID}/ratings`, {
         skillId: skill.id,
         score: 1,
@@ -241,7 +228,7 @@ describe('ratings', () => {
     });
 
     it.each([UNKNOWN_ID, 'nope'])('answers employee %s with 404', async (id) => {
-      const skill = await createSkill(app, tenant);
+      const skill = await createSkill(suite.app, suite.tenant);
       await post(`/employees/${id}/ratings`, { skillId: skill.id, score: 1, ratingType: 'LLM_RATING' }).expect(404);
     });
   });
@@ -253,16 +240,22 @@ describe('ratings', () => {
     let ratings: RatingResponse[];
 
     beforeEach(async () => {
-      employee = await createEmployee(app, tenant);
-      java = await createSkill(app, tenant);
-      go = await createSkill(app, tenant);
+      employee = await createEmployee(suite.app, suite.tenant);
+      java = await createSkill(suite.app, suite.tenant);
+      go = await createSkill(suite.app, suite.tenant);
       ratings = [];
-      ratings.push(await rate(app, tenant, employee.id, java.id, { score: 1, ratingType: 'SELF_ASSESMENT' }));
-      ratings.push(await rate(app, tenant, employee.id, go.id, { score: 2, ratingType: 'MANAGER_EVALUATION' }));
-      ratings.push(await rate(app, tenant, employee.id, java.id, { score: 3, ratingType: 'LLM_RATING' }));
-      ratings.push(await rate(app, tenant, employee.id, java.id, { score: 4, ratingType: 'MANAGER_EVALUATION' }));
-      const other = await createEmployee(app, tenant);
-      await rate(app, tenant, other.id, java.id);
+      ratings.push(
+        await rate(suite.app, suite.tenant, employee.id, java.id, { score: 1, ratingType: 'SELF_ASSESMENT' }),
+      );
+      ratings.push(
+        await rate(suite.app, suite.tenant, employee.id, go.id, { score: 2, ratingType: 'MANAGER_EVALUATION' }),
+      );
+      ratings.push(await rate(suite.app, suite.tenant, employee.id, java.id, { score: 3, ratingType: 'LLM_RATING' }));
+      ratings.push(
+        await rate(suite.app, suite.tenant, employee.id, java.id, { score: 4, ratingType: 'MANAGER_EVALUATION' }),
+      );
+      const other = await createEmployee(suite.app, suite.tenant);
+      await rate(suite.app, suite.tenant, other.id, java.id);
     });
 
     const list = async (query = '') =>
@@ -289,10 +282,10 @@ describe('ratings', () => {
       const instant = new Date('2030-01-01T00:00:00.000Z');
       const ids = [newId(), newId()];
       for (const id of ids) {
-        await dataSourceOf(app).query(
+        await dataSourceOf(suite.app).query(
           `INSERT INTO ratings (id, organisation_id, person_skill_id, employee_id, skill_id, score, rating_type, created_at)
            VALUES ($1, $2, $3, $4, $5, 1, 'LLM_RATING', $6)`,
-          [id, tenant.organisationId, ratings[0].personSkillId, employee.id, java.id, instant],
+          [id, suite.tenant.organisationId, ratings[0].personSkillId, employee.id, java.id, instant],
         );
       }
       const body = await list('?limit=2');
@@ -325,7 +318,7 @@ describe('ratings', () => {
     it('filters by from and to, both inclusive, in any offset, with a returned createdAt matching itself', async () => {
       // Spread the four ratings over four days so the bounds are exact.
       for (const [day, rating] of ratings.entries()) {
-        await dataSourceOf(app).query(`UPDATE ratings SET created_at = $1 WHERE id = $2`, [
+        await dataSourceOf(suite.app).query(`UPDATE ratings SET created_at = $1 WHERE id = $2`, [
           new Date(Date.UTC(2026, 0, day + 1)),
           rating.ratingId,
         ]);

@@ -5,6 +5,7 @@ import { createTenant, createTestApp, TEST_WEBHOOK_SECRET_KEY, TestTenant } from
 import { ProbeModule } from '../support/probe.module';
 import { describeIfPostgres } from '../support/requirements';
 import { ServerProcess, startServer } from '../support/server-process';
+import { waitUntil } from '../support/wait-until';
 
 jest.setTimeout(90_000);
 
@@ -36,16 +37,16 @@ describeIfPostgres('per-request pipeline of the built server', () => {
 
   /** The access log line of a request, once the server has written it. */
   async function accessLine(requestId: string): Promise<Record<string, unknown>> {
-    const deadline = Date.now() + 5000;
-    for (;;) {
-      const line = server
-        .stdout()
-        .split('\n')
-        .find((entry) => entry.includes(`"id":"${requestId}"`));
-      if (line) return JSON.parse(line) as Record<string, unknown>;
-      if (Date.now() > deadline) throw new Error(`no log line for ${requestId}:\n${server.stdout()}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    const line = await waitUntil(
+      () =>
+        server
+          .stdout()
+          .split('\n')
+          .find((entry) => entry.includes(`"id":"${requestId}"`)),
+      `the server logs ${requestId}`,
+      { timeoutMs: 5000 },
+    );
+    return JSON.parse(line) as Record<string, unknown>;
   }
 
   const expectedLine = (requestId: string, method: string, path: string, status: number) => ({

@@ -1,8 +1,6 @@
-import { NestExpressApplication } from '@nestjs/platform-express';
 import { Client } from 'pg';
-import { apiClient } from '../support/api-client';
-import { createTenant, createTestApp, TestTenant } from '../support/app';
 import { createEmployee, createSkill, unique } from '../support/people.factory';
+import { useTestApp } from '../support/use-test-app';
 
 /**
  * The round trips to PostgreSQL a write request costs, seen at pg's Client, which every connection of the pool
@@ -11,19 +9,13 @@ import { createEmployee, createSkill, unique } from '../support/people.factory';
  * the claim of its key, and its kept response travels with COMMIT too.
  */
 describe('round trips per request', () => {
-  let app: NestExpressApplication;
-  let tenant: TestTenant;
+  const suite = useTestApp({ config: { dispatchMode: 'off' } });
   /** Each round trip's statements, in the order sent. */
   let roundTrips: string[][];
   let query: jest.SpyInstance;
-
-  beforeAll(async () => {
-    app = await createTestApp({ dispatchMode: 'off' });
-  });
   beforeEach(async () => {
-    tenant = await createTenant(app);
     // The key is looked up once, then cached: the requests counted pay no authentication.
-    await createEmployee(app, tenant);
+    await createEmployee(suite.app, suite.tenant);
     roundTrips = [];
     const unanswered = new WeakMap<Client, number>();
     query = jest.spyOn(Client.prototype, 'query').mockImplementation(function (this: Client, ...args: unknown[]) {
@@ -40,13 +32,9 @@ describe('round trips per request', () => {
     });
   });
   afterEach(() => query.mockRestore());
-  afterAll(() => app.close());
 
   const original = Client.prototype.query as (...args: unknown[]) => unknown;
-  const { post } = apiClient(
-    () => app,
-    () => tenant,
-  );
+  const { post } = suite.api;
 
   /** The round trips made while `request` ran, each as its statements with their whitespace collapsed. */
   async function roundTripsOf(request: () => PromiseLike<unknown>): Promise<string[][]> {
@@ -102,8 +90,8 @@ describe('round trips per request', () => {
   });
 
   it('POST /employees/{id}/ratings costs 3: BEGIN, the checked rating, the event with its deliveries and COMMIT', async () => {
-    const rated = await createEmployee(app, tenant);
-    const skill = await createSkill(app, tenant);
+    const rated = await createEmployee(suite.app, suite.tenant);
+    const skill = await createSkill(suite.app, suite.tenant);
     const sent = await roundTripsOf(() =>
       post(`/employees/${rated.id}/ratings`, { skillId: skill.id, score: 4, ratingType: 'SELF_ASSESMENT' }).expect(201),
     );
@@ -115,8 +103,8 @@ describe('round trips per request', () => {
   });
 
   it('POST /ratings/bulk of 1,000 costs 5: BEGIN, the employees, the skills, the ratings, the events and COMMIT', async () => {
-    const rated = await Promise.all(Array.from({ length: 4 }, () => createEmployee(app, tenant)));
-    const skills = await Promise.all(Array.from({ length: 2 }, () => createSkill(app, tenant)));
+    const rated = await Promise.all(Array.from({ length: 4 }, () => createEmployee(suite.app, suite.tenant)));
+    const skills = await Promise.all(Array.from({ length: 2 }, () => createSkill(suite.app, suite.tenant)));
     const items = Array.from({ length: 1000 }, (_item, index) => ({
       personnelNumber: rated[index % rated.length].personnelNumber,
       skillName: skills[index % skills.length].name,

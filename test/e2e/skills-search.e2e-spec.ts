@@ -15,6 +15,7 @@ import { createTenant, createTestApp, dataSourceOf, TestTenant } from '../suppor
 import { itWithConcurrentSessions, NEEDS_A_SERVER } from '../support/database-kind';
 import { createEmployee, rate } from '../support/people.factory';
 import { PositionsFixtures } from '../support/positions-fixtures';
+import { waitUntil } from '../support/wait-until';
 
 const UNKNOWN_ID = '0192f3a4-5b6c-7d8e-9f00-112233445566';
 const byId = (a: { id: string }, b: { id: string }) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
@@ -314,9 +315,16 @@ describe('skills-based search', () => {
           await newer.startTransaction();
           await older.startTransaction();
           await insert(newer, 5, '2025-09-01T00:00:00.000Z');
+          const [{ pid }] = (await older.query('SELECT pg_backend_pid() AS pid')) as Array<{ pid: number }>;
           // Waits on the link row the newer rating updated, then finds it newer than itself.
           const waiting = insert(older, 2, '2025-05-01T00:00:00.000Z');
-          await new Promise((resolve) => setTimeout(resolve, 200));
+          await waitUntil(async () => {
+            const [{ blocked }] = await dataSource.query<Array<{ blocked: boolean }>>(
+              'SELECT cardinality(pg_blocking_pids($1)) > 0 AS blocked',
+              [pid],
+            );
+            return blocked;
+          }, 'the older rating waits on the newer one');
           await newer.commitTransaction();
           await waiting;
           await older.commitTransaction();

@@ -1,28 +1,15 @@
-import { NestExpressApplication } from '@nestjs/platform-express';
 import { DeletedResponse } from '../../src/http/deleted.response';
 import { SkillDetailResponse, SkillResponse } from '../../src/skills/dto/skill.response';
-import { apiClient } from '../support/api-client';
-import { createTenant, createTestApp, TestTenant } from '../support/app';
+import { createTenant } from '../support/app';
 import { createEmployee, createSkill, rate, unique } from '../support/people.factory';
+import { useTestApp } from '../support/use-test-app';
 
 const UNKNOWN_ID = '0192f3a4-5b6c-7d8e-9f00-112233445566';
 
 describe('skills', () => {
-  let app: NestExpressApplication;
-  let tenant: TestTenant;
+  const suite = useTestApp();
 
-  beforeAll(async () => {
-    app = await createTestApp();
-  });
-  beforeEach(async () => {
-    tenant = await createTenant(app);
-  });
-  afterAll(() => app.close());
-
-  const { get, post, patch, del } = apiClient(
-    () => app,
-    () => tenant,
-  );
+  const { get, post, patch, del } = suite.api;
 
   describe('POST /skills', () => {
     it('creates a skill with the defaults NUMERIC, 0 and 5', async () => {
@@ -86,20 +73,20 @@ describe('skills', () => {
     });
 
     it('refuses a name that differs only in case with 409, but allows it in another organisation', async () => {
-      await createSkill(app, tenant, { name: 'Kubernetes' });
+      await createSkill(suite.app, suite.tenant, { name: 'Kubernetes' });
       const response = await post('/skills', { name: 'KUBERNETES' }).expect(409);
       expect(response.body).toEqual({
         success: false,
         error: { code: 'CONFLICT', message: expect.stringContaining('name') },
       });
-      await createSkill(app, await createTenant(app), { name: 'Kubernetes' });
+      await createSkill(suite.app, await createTenant(suite.app), { name: 'Kubernetes' });
     });
   });
 
   describe('GET /skills', () => {
     it('lists oldest first with meta', async () => {
       const skills = [];
-      for (let i = 0; i < 3; i++) skills.push(await createSkill(app, tenant));
+      for (let i = 0; i < 3; i++) skills.push(await createSkill(suite.app, suite.tenant));
       const response = await get<SkillResponse[]>('/skills?limit=2&page=2').expect(200);
       expect(response.body).toEqual({
         success: true,
@@ -110,10 +97,10 @@ describe('skills', () => {
     });
 
     it('searches a case-insensitive substring of the name, wildcards literally', async () => {
-      const java = await createSkill(app, tenant, { name: 'JavaScript' });
-      const percent = await createSkill(app, tenant, { name: '100% Focus' });
-      const underscore = await createSkill(app, tenant, { name: 'snake_case' });
-      await createSkill(app, tenant, { name: 'Go', description: 'javascript-free' });
+      const java = await createSkill(suite.app, suite.tenant, { name: 'JavaScript' });
+      const percent = await createSkill(suite.app, suite.tenant, { name: '100% Focus' });
+      const underscore = await createSkill(suite.app, suite.tenant, { name: 'snake_case' });
+      await createSkill(suite.app, suite.tenant, { name: 'Go', description: 'javascript-free' });
       const search = async (term: string) =>
         (await get<SkillResponse[]>(`/skills?search=${encodeURIComponent(term)}`).expect(200)).body.data.map(
           (s) => s.id,
@@ -129,24 +116,25 @@ describe('skills', () => {
 
   describe('GET /skills/{id}', () => {
     it('returns the SkillDetail with the number of active employees linked to it', async () => {
-      const skill = await createSkill(app, tenant);
-      const other = await createSkill(app, tenant);
+      const skill = await createSkill(suite.app, suite.tenant);
+      const other = await createSkill(suite.app, suite.tenant);
       const [active, twiceRated, leaving, unrelated] = await Promise.all([
-        createEmployee(app, tenant),
-        createEmployee(app, tenant),
-        createEmployee(app, tenant),
-        createEmployee(app, tenant),
+        createEmployee(suite.app, suite.tenant),
+        createEmployee(suite.app, suite.tenant),
+        createEmployee(suite.app, suite.tenant),
+        createEmployee(suite.app, suite.tenant),
       ]);
-      await rate(app, tenant, active.id, skill.id);
-      await rate(app, tenant, twiceRated.id, skill.id);
-      await rate(app, tenant, twiceRated.id, skill.id);
-      await rate(app, tenant, leaving.id, skill.id);
-      await rate(app, tenant, unrelated.id, other.id);
+      await rate(suite.app, suite.tenant, active.id, skill.id);
+      await rate(suite.app, suite.tenant, twiceRated.id, skill.id);
+      await rate(suite.app, suite.tenant, twiceRated.id, skill.id);
+      await rate(suite.app, suite.tenant, leaving.id, skill.id);
+      await rate(suite.app, suite.tenant, unrelated.id, other.id);
       await del(`/employees/${leaving.id}`).expect(200);
       const response = await get<SkillDetailResponse>(`/skills/${skill.id}`).expect(200);
       expect(response.body).toEqual({ success: true, data: { ...skill, employeeCount: 2 } });
       expect(
-        (await get<SkillDetailResponse>(`/skills/${(await createSkill(app, tenant)).id}`)).body.data.employeeCount,
+        (await get<SkillDetailResponse>(`/skills/${(await createSkill(suite.app, suite.tenant)).id}`)).body.data
+          .employeeCount,
       ).toBe(0);
     });
 
@@ -158,7 +146,7 @@ describe('skills', () => {
 
   describe('PATCH /skills/{id}', () => {
     it('changes only the supplied fields and clears description with null', async () => {
-      const skill = await createSkill(app, tenant, { description: 'old' });
+      const skill = await createSkill(suite.app, suite.tenant, { description: 'old' });
       const response = await patch<SkillResponse>(`/skills/${skill.id}`, {
         description: null,
         ratingScaleMax: 10,
@@ -180,7 +168,7 @@ describe('skills', () => {
     });
 
     it('rejects a change that leaves ratingScaleMin above ratingScaleMax with 400, changing nothing', async () => {
-      const skill = await createSkill(app, tenant);
+      const skill = await createSkill(suite.app, suite.tenant);
       const response = await patch(`/skills/${skill.id}`, { ratingScaleMin: 6 }).expect(400);
       expect(response.body.error.details[0].field).toBe('ratingScaleMin');
       await patch(`/skills/${skill.id}`, { ratingScaleMax: -1 }).expect(400);
@@ -198,13 +186,13 @@ describe('skills', () => {
       ['ratingScaleType null', { ratingScaleType: null }],
       ['an unknown field', { createdAt: '2026-01-01' }],
     ])('rejects %s with 400', async (_case, body) => {
-      const skill = await createSkill(app, tenant);
+      const skill = await createSkill(suite.app, suite.tenant);
       await patch(`/skills/${skill.id}`, body).expect(400);
     });
 
     it('refuses another skill’s name (any case) with 409 but accepts a new case of its own name', async () => {
-      const taken = await createSkill(app, tenant, { name: 'Rust' });
-      const skill = await createSkill(app, tenant, { name: 'Go' });
+      const taken = await createSkill(suite.app, suite.tenant, { name: 'Rust' });
+      const skill = await createSkill(suite.app, suite.tenant, { name: 'Go' });
       await patch(`/skills/${skill.id}`, { name: taken.name.toLowerCase() }).expect(409);
       const renamed = await patch<SkillResponse>(`/skills/${skill.id}`, { name: 'GO' }).expect(200);
       expect(renamed.body.data.name).toBe('GO');
@@ -217,7 +205,7 @@ describe('skills', () => {
 
   describe('DELETE /skills/{id}', () => {
     it('deletes a skill without ratings', async () => {
-      const skill = await createSkill(app, tenant);
+      const skill = await createSkill(suite.app, suite.tenant);
       const response = await del<DeletedResponse>(`/skills/${skill.id}`).expect(200);
       expect(response.body).toEqual({ success: true, data: { deleted: true } });
       await get(`/skills/${skill.id}`).expect(404);
@@ -225,9 +213,9 @@ describe('skills', () => {
     });
 
     it('refuses with 409 while employee ratings exist, and deletes once they are gone', async () => {
-      const skill = await createSkill(app, tenant);
-      const employee = await createEmployee(app, tenant);
-      await rate(app, tenant, employee.id, skill.id);
+      const skill = await createSkill(suite.app, suite.tenant);
+      const employee = await createEmployee(suite.app, suite.tenant);
+      await rate(suite.app, suite.tenant, employee.id, skill.id);
       const response = await del(`/skills/${skill.id}`).expect(409);
       expect(response.body.error.code).toBe('CONFLICT');
       await get(`/skills/${skill.id}`).expect(200);

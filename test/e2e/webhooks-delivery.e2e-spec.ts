@@ -11,7 +11,9 @@ import { DomainEventName, DomainEvents } from '../../src/events/domain-events';
 import { apiClient } from '../support/api-client';
 import { createTenant, createTestApp, dataSourceOf, TestTenant } from '../support/app';
 import { dispatcherRounds } from '../support/dispatcher';
+import { publishMadeUp } from '../support/made-up-events';
 import { testCertificate, TrustCertificateModule } from '../support/tls';
+import { waitUntil } from '../support/wait-until';
 import {
   ReceivedRequest,
   verifySignatures,
@@ -34,7 +36,7 @@ async function publish(
   await app
     .get(Database)
     .transaction(
-      (manager) => app.get(DomainEvents).publish(manager, organisationId, name, data as never, occurredAt),
+      (manager) => publishMadeUp(app.get(DomainEvents), manager, organisationId, { name, data, occurredAt }),
       cliWrite(),
     );
 }
@@ -54,10 +56,7 @@ class EmitProbeController {
     @Body() body: { name: DomainEventName; data: object },
     @Write() write: WriteContext,
   ) {
-    await this.database.transaction(
-      (manager) => this.events.publish(manager, organisationId, body.name, body.data as never),
-      write,
-    );
+    await this.database.transaction((manager) => publishMadeUp(this.events, manager, organisationId, body), write);
     return { emitted: true };
   }
 }
@@ -81,14 +80,6 @@ function deliveryRows(app: NestExpressApplication, endpointId: string): Promise<
       WHERE endpoint_id = $1 ORDER BY created_at, id`,
     [endpointId],
   );
-}
-
-async function waitUntil(check: () => Promise<boolean>, what: string, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 describe('webhooks: delivery', () => {
@@ -245,14 +236,19 @@ describe('webhooks: delivery', () => {
       const both = await register(app, tenant, '/fan-both', ['employee.created', 'employee.updated']);
       const updates = await register(app, tenant, '/fan-updates', ['employee.updated']);
       const [created, updated] = [newId(), newId()];
-      await app.get(Database).transaction(
-        (manager) =>
-          app.get(DomainEvents).publishMany(manager, tenant.organisationId, [
-            { name: 'employee.created', occurredAt: new Date(), data: { id: created } as never },
-            { name: 'employee.updated', occurredAt: new Date(), data: { id: updated } as never },
-          ]),
-        cliWrite(),
-      );
+      await app
+        .get(Database)
+        .transaction(
+          (manager) =>
+            publishMadeUp(
+              app.get(DomainEvents),
+              manager,
+              tenant.organisationId,
+              { name: 'employee.created', data: { id: created } },
+              { name: 'employee.updated', data: { id: updated } },
+            ),
+          cliWrite(),
+        );
       const rows: Array<{ id: string; endpoint_id: string; event_id: string; event: string; body: string }> =
         await dataSourceOf(app).query(
           `SELECT d.id, d.endpoint_id, d.event_id, d.event, convert_from(e.body, 'UTF8') AS body
@@ -283,9 +279,10 @@ describe('webhooks: delivery', () => {
       const endpointId = await register(app, tenant, '/rolled-back', ['employee.created']);
       await expect(
         app.get(Database).transaction(async (manager) => {
-          await app
-            .get(DomainEvents)
-            .publish(manager, tenant.organisationId, 'employee.created', { id: 'rolled-back' } as never);
+          await publishMadeUp(app.get(DomainEvents), manager, tenant.organisationId, {
+            name: 'employee.created',
+            data: { id: 'rolled-back' },
+          });
           throw new Error('the change fails after its event');
         }, cliWrite()),
       ).rejects.toThrow('the change fails after its event');

@@ -11,6 +11,7 @@ import { createEmployee, unique } from '../support/people.factory';
 import { describeIfPostgres } from '../support/requirements';
 import { ServerProcess, startWorkerProcess } from '../support/server-process';
 import { testCertificate, TrustCertificateModule } from '../support/tls';
+import { waitUntil } from '../support/wait-until';
 import { WebhookReceiver } from '../support/webhook-receiver';
 
 /**
@@ -27,14 +28,6 @@ const PER_ENDPOINT = 4;
 
 interface DeliveryRow {
   outcome: string | null;
-}
-
-async function waitUntil(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
-    await sleep(20);
-  }
 }
 
 /** A gauge's one unlabelled value, as Prometheus would scrape it from `app`. */
@@ -232,7 +225,7 @@ describe('webhooks: fair delivery across organisations', () => {
             return rows.length === count && rows.every((row) => row.outcome === 'delivered');
           },
           'every delivery is recorded as delivered',
-          60_000,
+          { timeoutMs: 60_000 },
         );
       } finally {
         await Promise.all([first.stop('SIGKILL'), second.stop('SIGKILL')]);

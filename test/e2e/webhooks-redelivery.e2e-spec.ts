@@ -6,7 +6,9 @@ import { cliWrite } from '../../src/database/write-context';
 import { DomainEventName, DomainEvents } from '../../src/events/domain-events';
 import { apiClient } from '../support/api-client';
 import { createTenant, createTestApp, dataSourceOf, TestTenant } from '../support/app';
+import { publishMadeUp } from '../support/made-up-events';
 import { testCertificate, TrustCertificateModule } from '../support/tls';
+import { waitUntil } from '../support/wait-until';
 import {
   ReceivedRequest,
   verifySignatures,
@@ -24,14 +26,6 @@ interface LogEntry {
 }
 
 const header = (received: ReceivedRequest, name: string) => received.headers[name] as string;
-
-async function waitUntil(check: () => Promise<boolean>, what: string, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 describe('webhooks: redelivery, recovery and secret rotation', () => {
   const certificate = testCertificate();
@@ -62,7 +56,7 @@ describe('webhooks: redelivery, recovery and secret rotation', () => {
     app
       .get(Database)
       .transaction(
-        (manager) => app.get(DomainEvents).publish(manager, tenant.organisationId, name, data as never),
+        (manager) => publishMadeUp(app.get(DomainEvents), manager, tenant.organisationId, { name, data }),
         cliWrite(),
       );
 

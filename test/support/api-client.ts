@@ -1,7 +1,7 @@
 import { INestApplication } from '@nestjs/common';
 import request, { Response, Test } from 'supertest';
 import { FieldError } from '../../src/errors/errors';
-import { CursorPageMeta, PaginationMeta } from '../../src/pagination/pagination';
+import { ListMeta } from '../../src/pagination/pagination';
 import { TestTenant } from './app';
 import { conformsToDocument, Method } from './openapi-document';
 
@@ -13,7 +13,7 @@ export interface Envelope<T> {
   success: boolean;
   data: T;
   /** Page mode's fields, or cursor mode's (a subset): a test reads the ones its request's mode gives. */
-  meta: PaginationMeta & CursorPageMeta;
+  meta: Required<ListMeta>;
   error: { code: string; message: string; details: FieldError[] };
 }
 

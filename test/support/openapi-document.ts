@@ -10,6 +10,7 @@ import type {
 } from '@nestjs/swagger';
 import { Ajv, ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
+import OpenAPIResponseValidator, { OpenAPIResponseValidatorArgs } from 'openapi-response-validator';
 import { OpenApiDocument } from '../../src/openapi/openapi-document';
 
 export type { OpenAPIObject };
@@ -51,29 +52,63 @@ export interface ResponseToCheck {
 
 const SCHEMAS = '#/components/schemas/';
 
-/** A deep copy of a schema whose objects refuse properties they do not describe, and whose refs point into `components`. */
-function closed(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(closed);
+/** A deep copy of a schema whose refs point into the `components` schema of an Ajv; `close` also makes
+ * every object refuse properties it does not describe. */
+function forAjv(node: unknown, close: boolean): unknown {
+  if (Array.isArray(node)) return node.map((item) => forAjv(item, close));
   if (typeof node !== 'object' || node === null) return node;
   const copy: SchemaObject & { $ref?: string } = Object.fromEntries(
-    Object.entries(node).map(([key, value]) => [key, closed(value)]),
+    Object.entries(node).map(([key, value]) => [key, forAjv(value, close)]),
   );
   if (typeof copy.$ref === 'string' && copy.$ref.startsWith(SCHEMAS)) {
     copy.$ref = `components#/definitions/${copy.$ref.slice(SCHEMAS.length)}`;
   }
-  if (copy.properties && copy.additionalProperties === undefined) copy.additionalProperties = false;
+  if (close && copy.properties && copy.additionalProperties === undefined) copy.additionalProperties = false;
   return copy;
 }
 
+/** One Ajv over the document's schemas, compiling each schema once. */
+class SchemaValidator {
+  private readonly ajv: Ajv;
+  private readonly validators = new Map<string, ValidateFunction>();
+
+  constructor(
+    readonly name: string,
+    document: OpenAPIObject,
+    private readonly options: { strict: boolean; close: boolean },
+  ) {
+    this.ajv = new Ajv({ strict: options.strict, allErrors: true });
+    addFormats(this.ajv);
+    this.ajv.addKeyword('example');
+    this.ajv.addSchema({ $id: 'components', definitions: forAjv(document.components?.schemas ?? {}, options.close) });
+  }
+
+  problems(where: string, schema: SchemaObject | ReferenceObject, value: unknown): string[] {
+    const key = JSON.stringify(schema);
+    let validate = this.validators.get(key);
+    if (!validate) {
+      validate = this.ajv.compile(forAjv(schema, this.options.close) as object);
+      this.validators.set(key, validate);
+    }
+    if (validate(value)) return [];
+    return (validate.errors ?? []).map(
+      (error) =>
+        `${where} [${this.name}]: ${error.instancePath || '(body)'} ${error.message} ${JSON.stringify(error.params)}`,
+    );
+  }
+}
+
 /**
- * Checks responses against the document with ajv in strict mode, more strictly than the document asks:
- * an object may hold no property the document does not name, so a field added to a response but not
- * to the document fails too. Checked: that the status is documented for the operation, the body against
- * its schema, the documented headers (present when required, valid when present), and that none of the
- * service's own headers is sent where the document does not say so.
+ * Checks responses against the document. A body is checked by three validators as third parties run
+ * them on the document as served (ajv strict, ajv lenient, openapi-response-validator), so what any of
+ * them refuses fails here too; and once more more strictly than the document asks: an object may hold no
+ * property the document does not name, so a field added to a response but not to the document fails.
+ * (That stricter check alone is not enough: closing every object can make a oneOf match once where the
+ * document as served matches twice.) Also checked: that the status is documented for the operation, the
+ * documented headers (present when required, valid when present), and that none of the service's own
+ * headers is sent where the document does not say so.
  */
 export class OpenApiResponseChecker {
-  private readonly ajv = new Ajv({ strict: true, allErrors: true });
   private readonly routes: Array<{
     method: Method;
     pattern: RegExp;
@@ -81,13 +116,17 @@ export class OpenApiResponseChecker {
     path: string;
     operation: OperationObject;
   }>;
-  private readonly validators = new Map<string, ValidateFunction>();
+  private readonly served: SchemaValidator[];
+  private readonly closed: SchemaValidator;
+  private readonly responseValidators = new Map<string, OpenAPIResponseValidator>();
   private readonly serviceHeaders: string[];
 
   constructor(private readonly document: OpenAPIObject) {
-    addFormats(this.ajv);
-    this.ajv.addKeyword('example');
-    this.ajv.addSchema({ $id: 'components', definitions: closed(document.components?.schemas ?? {}) });
+    this.served = [
+      new SchemaValidator('ajv strict', document, { strict: true, close: false }),
+      new SchemaValidator('ajv lenient', document, { strict: false, close: false }),
+    ];
+    this.closed = new SchemaValidator('no undocumented property', document, { strict: true, close: true });
     this.serviceHeaders = Object.keys(document.components?.headers ?? {}).map((name) => name.toLowerCase());
     this.routes = operationsOf(document).map(({ method, path, servedPath: served, operation }) => ({
       method,
@@ -109,11 +148,7 @@ export class OpenApiResponseChecker {
       // A path the document does not describe: an unknown route (404), or a route only tests mount. Its
       // errors still wear the envelope.
       if (response.status < 400) return [];
-      return this.bodyProblems(
-        `${where} (no operation)`,
-        { $ref: 'components#/definitions/ErrorEnvelope' },
-        response.body,
-      );
+      return this.bodyProblems(`${where} (no operation)`, { $ref: `${SCHEMAS}ErrorEnvelope` }, response.body);
     }
     const described = route.operation.responses[String(response.status)] ?? route.operation.responses.default;
     if (!described) {
@@ -122,7 +157,10 @@ export class OpenApiResponseChecker {
       ];
     }
     const answer = this.resolve<ResponseObject>(described);
-    return [...this.headerProblems(where, answer, response), ...this.contentProblems(where, answer, response)];
+    return [
+      ...this.headerProblems(where, answer, response),
+      ...this.contentProblems(where, `${method} ${route.path} ${response.status}`, answer, response),
+    ];
   }
 
   private headerProblems(where: string, answer: ResponseObject, response: ResponseToCheck): string[] {
@@ -151,7 +189,7 @@ export class OpenApiResponseChecker {
     return problems;
   }
 
-  private contentProblems(where: string, answer: ResponseObject, response: ResponseToCheck): string[] {
+  private contentProblems(where: string, key: string, answer: ResponseObject, response: ResponseToCheck): string[] {
     const type = String(response.headers['content-type'] ?? '')
       .split(';')[0]
       .trim();
@@ -160,19 +198,37 @@ export class OpenApiResponseChecker {
     if (!media)
       return [`${where}: content type ${type || '(none)'} not among ${Object.keys(answer.content).join(', ')}`];
     if (type !== 'application/json' || !media.schema) return [];
-    return this.bodyProblems(where, media.schema, response.body);
+    return [
+      ...this.bodyProblems(where, media.schema, response.body),
+      ...this.responseValidatorProblems(where, key, media.schema, response),
+    ];
   }
 
   private bodyProblems(where: string, schema: SchemaObject | ReferenceObject, value: unknown): string[] {
-    const key = JSON.stringify(schema);
-    let validate = this.validators.get(key);
-    if (!validate) {
-      validate = this.ajv.compile(closed(schema) as object);
-      this.validators.set(key, validate);
+    return [...this.served, this.closed].flatMap((validator) => validator.problems(where, schema, value));
+  }
+
+  /** openapi-response-validator on a JSON body; it fills in defaults, so it is given a copy. */
+  private responseValidatorProblems(
+    where: string,
+    key: string,
+    schema: SchemaObject | ReferenceObject,
+    response: ResponseToCheck,
+  ): string[] {
+    let validator = this.responseValidators.get(key);
+    if (!validator) {
+      validator = new OpenAPIResponseValidator({
+        responses: {
+          [response.status]: { schema: schema as OpenAPIResponseValidatorArgs['responses'][string]['schema'] },
+        },
+        components: this.document.components as OpenAPIResponseValidatorArgs['components'],
+      });
+      this.responseValidators.set(key, validator);
     }
-    if (validate(value)) return [];
-    return (validate.errors ?? []).map(
-      (error) => `${where}: ${error.instancePath || '(body)'} ${error.message} ${JSON.stringify(error.params)}`,
+    const result = validator.validateResponse(response.status, structuredClone(response.body)) as
+      { errors: Array<{ path?: string; message: string }> } | undefined;
+    return (result?.errors ?? []).map(
+      ({ path, message }) => `${where} [openapi-response-validator]: /${path ?? ''} ${message}`,
     );
   }
 
