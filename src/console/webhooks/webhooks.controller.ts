@@ -4,7 +4,7 @@ import type { Response } from 'express';
 import { validateItem } from '../../bulk/bulk';
 import { Database } from '../../database/database';
 import { ParseIdPipe } from '../../database/uuid';
-import { PaginationMeta, PaginationQuery } from '../../pagination/pagination';
+import { PageFields, PaginationQuery } from '../../pagination/pagination';
 import { CreateWebhookDto } from '../../webhooks/dto/create-webhook.dto';
 import { WebhooksService } from '../../webhooks/webhooks.service';
 import { ActivityService } from '../activity/activity.service';
@@ -116,7 +116,7 @@ export class WebhooksConsoleController {
       endpointPage(
         viewer,
         endpoint,
-        { items: deliveries.items, meta: deliveries.meta as PaginationMeta, failedOnly },
+        { items: deliveries.items, meta: deliveries.meta as PageFields, failedOnly },
         flash,
       ),
     );

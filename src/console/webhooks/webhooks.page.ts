@@ -1,5 +1,5 @@
 import { DOMAIN_EVENT_NAMES } from '../../events/domain-events';
-import type { PaginationMeta } from '../../pagination/pagination';
+import type { PageFields } from '../../pagination/pagination';
 import type { WebhookDeliveryResponse } from '../../webhooks/dto/webhook-delivery.response';
 import type { WebhookResponse } from '../../webhooks/dto/webhook.response';
 import type { WebhookDeliveryDetail } from '../../webhooks/webhooks.service';
@@ -119,7 +119,7 @@ function deliveryRow(endpointId: string, delivery: WebhookDeliveryResponse, admi
 
 export interface DeliveriesView {
   items: WebhookDeliveryResponse[];
-  meta: Pick<PaginationMeta, 'page' | 'hasNextPage' | 'hasPrevPage'>;
+  meta: Pick<PageFields, 'page' | 'hasNextPage' | 'hasPrevPage'>;
   failedOnly: boolean;
 }
 
