@@ -18,7 +18,6 @@ interface EnvelopeOptions {
   description?: string;
 }
 
-
 /** Documents a success as `{success: true, data: model | model[], meta?}`. */
 export function ApiEnvelope(model: Type<unknown>, options: EnvelopeOptions = {}) {
   const { status = HttpStatus.OK, isArray = false, paginated = false, description } = options;
