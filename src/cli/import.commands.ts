@@ -63,7 +63,7 @@ export function registerImportCommands(
   for (const kind of KINDS) {
     program
       .command(kind.resource)
-      .description(`load ${kind.resource} in bulk`)
+      .description(`work on ${kind.resource} in bulk`)
       .command('import <file>')
       .description(
         `create or update ${kind.resource} from a JSON array or a CSV file (a header row of the JSON field names), ` +
