@@ -285,7 +285,8 @@ describeInBrowser('the console in Chromium', () => {
     await page.getByRole('heading', { level: 1, name: 'Create API key' }).waitFor();
     await checkPage(page, 'api-keys-create');
     await page.getByLabel('Name').fill('Reporting');
-    for (const scope of ['write', 'webhooks', 'events']) await page.getByRole('checkbox', { name: scope }).uncheck();
+    for (const scope of ['write', 'webhooks', 'events', 'privacy'])
+      await page.getByRole('checkbox', { name: scope }).uncheck();
     expect(await page.getByRole('checkbox', { name: 'read' }).isChecked()).toBe(true);
     await page.getByLabel('Expires').selectOption('90');
     await page.getByRole('button', { name: 'Create', exact: true }).click();
