@@ -1,32 +1,9 @@
-import { createServer, Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createTenant, createTestApp, TEST_WEBHOOK_SECRET_KEY, TestTenant } from '../support/app';
 import { describeIfPostgres } from '../support/requirements';
 import { freePort, ServerProcess, startServer } from '../support/server-process';
+import { TraceCollector } from '../support/trace-collector';
 
 jest.setTimeout(90_000);
-
-/** An OTLP/HTTP collector that keeps every body POSTed to /v1/traces (span attributes are plain bytes in them). */
-class TraceCollector {
-  readonly bodies: Buffer[] = [];
-  private readonly server: Server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      if (request.method === 'POST' && request.url === '/v1/traces') this.bodies.push(Buffer.concat(chunks));
-      response.writeHead(200, { 'Content-Type': 'application/x-protobuf' }).end();
-    });
-  });
-
-  async start(): Promise<string> {
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
-  }
-
-  stop(): Promise<void> {
-    return new Promise((resolve) => this.server.close(() => resolve()));
-  }
-}
 
 /** decisions.md, "Data protection": logs, traces and metrics never carry an employee's personal data. */
 describeIfPostgres('personal data stays out of logs, traces and metrics', () => {

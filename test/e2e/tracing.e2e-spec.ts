@@ -1,46 +1,12 @@
-import { createServer, Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createTenant, createTestApp, TEST_WEBHOOK_SECRET_KEY, TestTenant } from '../support/app';
 import { describeIfPostgres } from '../support/requirements';
 import { ServerProcess, startServer } from '../support/server-process';
+import { TraceCollector } from '../support/trace-collector';
 
 jest.setTimeout(90_000);
 
 const TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736';
 const TRACEPARENT = `00-${TRACE_ID}-00f067aa0ba902b7-01`;
-
-/** An OTLP/HTTP collector reduced to what the test needs: the bodies POSTed to /v1/traces. */
-class TraceCollector {
-  readonly bodies: Buffer[] = [];
-  private readonly server: Server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      if (request.method === 'POST' && request.url === '/v1/traces') this.bodies.push(Buffer.concat(chunks));
-      response.writeHead(200, { 'Content-Type': 'application/x-protobuf' }).end();
-    });
-  });
-
-  async start(): Promise<string> {
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
-  }
-
-  stop(): Promise<void> {
-    return new Promise((resolve) => this.server.close(() => resolve()));
-  }
-
-  /** Resolves once a body holds every one of `parts` (spans are sent in batches, ids as raw bytes). */
-  async waitFor(parts: Buffer[], timeoutMs = 15_000): Promise<Buffer> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const body = Buffer.concat(this.bodies);
-      if (parts.every((part) => body.includes(part))) return body;
-      if (Date.now() > deadline) throw new Error(`the collector never received ${parts.map(String).join(', ')}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
-}
 
 /** The access log line of a request, by its X-Request-Id, once the server has written it. */
 async function accessLine(server: ServerProcess, requestId: string): Promise<{ traceId?: string }> {
