@@ -8,12 +8,15 @@ import { SendResult, WebhookSender } from './webhook-sender';
 /**
  * What the dispatcher is doing:
  * - stopped: not started (the CLI, most tests) or shut down; nudges are ignored;
- * - idle: started, no claim running; a nudge (a commit, the poll, a finished send) starts one;
+ * - idle: started, no claim running; a nudge (a commit, the poll, a finished send, a retry) starts one;
  * - claiming: claims run while there are free sending slots and deliveries to claim;
  * - claimingAgain: as claiming, and a nudge came meanwhile, so one more round follows before idle;
  * - draining: shutting down; no more claims, the deliveries in flight finish.
  */
 type Phase = 'stopped' | 'idle' | 'claiming' | 'claimingAgain' | 'draining';
+
+/** How long after a failed claim the first new try waits; each failure doubles it, up to the poll interval. */
+const FIRST_RETRY_MS = 500;
 
 /** Writes the outcomes that finish in one turn of the event loop with one UPDATE. */
 class OutcomeBatch {
@@ -57,6 +60,9 @@ export class WebhookDispatcher implements BeforeApplicationShutdown {
   private nudgeAfterTurn?: NodeJS.Immediate;
   private claiming?: Promise<void>;
   private poller?: NodeJS.Timeout;
+  /** The next try after a failed claim: the nudge that failed may have been the only one (a worker listening anew). */
+  private retry?: NodeJS.Timeout;
+  private retryMs = FIRST_RETRY_MS;
   private readonly outcomes: OutcomeBatch;
 
   constructor(
@@ -97,6 +103,7 @@ export class WebhookDispatcher implements BeforeApplicationShutdown {
     if (this.phase === 'stopped') return;
     this.phase = 'draining';
     clearInterval(this.poller);
+    clearTimeout(this.retry);
     await this.claiming;
     while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
     this.phase = 'stopped';
@@ -117,9 +124,11 @@ export class WebhookDispatcher implements BeforeApplicationShutdown {
         await this.claimWhileSlotsFree();
         // Nudges change the phase while claims are awaited: read it through a call, not a narrowed field.
       } while (this.is('claimingAgain'));
+      this.retryMs = FIRST_RETRY_MS;
     } catch (error) {
-      // The database is unreachable or similar: the next nudge or poll tries again.
+      // The database is unreachable or similar: try again soon rather than wait for the poll.
       this.logger.error(`Claiming webhook deliveries failed: ${(error as Error).message}`);
+      this.retryLater();
     } finally {
       if (this.isClaiming()) this.phase = 'idle';
       this.claiming = undefined;
@@ -142,6 +151,12 @@ export class WebhookDispatcher implements BeforeApplicationShutdown {
       }
       if (claimed.length < wanted) return;
     }
+  }
+
+  private retryLater(): void {
+    clearTimeout(this.retry);
+    this.retry = setTimeout(() => this.nudge(), this.retryMs);
+    this.retryMs = Math.min(this.retryMs * 2, this.config.webhookPollIntervalMs);
   }
 
   private track(sending: Promise<void>): void {

@@ -176,6 +176,16 @@ describeIfPostgres('background work when the database freezes', () => {
     return rows.map((row) => row.outcome);
   }
 
+  /** The backends of this database holding the worker's LISTEN. */
+  async function listeners(): Promise<number[]> {
+    const rows: Array<{ pid: number }> = await dataSourceOf(writer).query(
+      `SELECT pid FROM pg_stat_activity
+        WHERE datname = current_database() AND application_name = 'webhook-delivery-listener'
+          AND state = 'idle' AND query LIKE 'LISTEN %'`,
+    );
+    return rows.map((row) => row.pid);
+  }
+
   describe('the retention job', () => {
     /** The events of a fresh organisation's new employee, recorded (as if) 31 days ago: past the retention. */
     async function expiredEvents(): Promise<string[]> {
@@ -249,19 +259,33 @@ describeIfPostgres('background work when the database freezes', () => {
       expect(JSON.parse(received[before].body.toString())).toMatchObject({ data: { id: employee.id } });
       await waitUntil(async () => (await outcomes(endpointId)).at(-1) === 'delivered', 'the delivery is recorded');
     });
+
+    it('tries a failed claim again soon, without waiting for its poll', async () => {
+      await subscribe('/claim-retried');
+      // Its poll is an hour away: only the notification, then its own retries, make it claim.
+      const deliveries = (await startApp({ dispatchMode: 'worker', webhookPollIntervalMs: HOUR_MS })).get(
+        WebhookDeliveriesRepository,
+      );
+      await waitUntil(async () => (await listeners()).length === 1, 'the worker listens');
+      const failedClaims: unknown[] = [];
+      const claim = deliveries.claim.bind(deliveries);
+      jest.spyOn(deliveries, 'claim').mockImplementation((...args) =>
+        claim(...args).catch((error: unknown) => {
+          failedClaims.push(error);
+          throw error;
+        }),
+      );
+
+      // The pool's connections are cut and new ones refused; its LISTEN, on the direct URL, still hears the commit.
+      await pooled.stop();
+      await createEmployee(writer, tenant);
+      await waitUntil(() => failedClaims.length > 0, 'the claim the notification started fails');
+      await pooled.start();
+      await receiver.waitFor('/claim-retried', 1);
+    });
   });
 
   describe('the LISTEN of a worker', () => {
-    /** The backends of this database holding the worker's LISTEN. */
-    async function listeners(): Promise<number[]> {
-      const rows: Array<{ pid: number }> = await dataSourceOf(writer).query(
-        `SELECT pid FROM pg_stat_activity
-          WHERE datname = current_database() AND application_name = 'webhook-delivery-listener'
-            AND state = 'idle' AND query LIKE 'LISTEN %'`,
-      );
-      return rows.map((row) => row.pid);
-    }
-
     it('gives up a connection the database froze, listens on a new one once it answers, and is woken again', async () => {
       const endpointId = await subscribe('/listen-frozen');
       // Its poll is an hour away: only a notification (or listening anew) makes it look for deliveries.
