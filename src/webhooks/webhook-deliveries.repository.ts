@@ -126,16 +126,18 @@ export class WebhookDeliveriesRepository {
   }
 
   /**
-   * Across every organisation: takes up to `limit` unfinished deliveries and marks them claimed in the same
-   * statement, fairly: endpoints in turn (the one whose delivery waited longest first), an equal share from
-   * each, and never more than `perEndpoint` in flight to one endpoint, counting the claims of every dispatcher
-   * but the deliveries in `sent` (the caller's, whose sends have ended) (function webhook_claim,
-   * sql/webhook-claim.sql). Rows another dispatcher holds are skipped; a claim older than `staleBefore` (its dispatcher
-   * died mid-send) is neither in flight nor finished, and is taken again.
+   * Across every organisation: takes up to `limit` unfinished deliveries for the dispatcher `claimer` and marks
+   * them claimed by it in the same statement, fairly: endpoints in turn (the one whose delivery waited longest
+   * first), an equal share from each. An endpoint is taken only while no other dispatcher has one of its
+   * deliveries in flight, and never beyond `heldPerEndpoint` of them in flight for `claimer`, less the deliveries
+   * in `sent` (its own, whose sends have ended) (function webhook_claim, sql/webhook-claim.sql). Rows another
+   * dispatcher holds are skipped; a claim older than `staleBefore` (its dispatcher died mid-send) is neither in
+   * flight nor finished, and is taken again.
    */
   async claim(
+    claimer: string,
     limit: number,
-    perEndpoint: number,
+    heldPerEndpoint: number,
     now: Date,
     staleBefore: Date,
     sent: string[],
@@ -143,13 +145,24 @@ export class WebhookDeliveriesRepository {
   ): Promise<ClaimedDelivery[]> {
     return this.database
       .manager(manager)
-      .query<ClaimedDelivery[]>('SELECT * FROM webhook_claim($1, $2, $3, $4, $5)', [
+      .query<ClaimedDelivery[]>('SELECT * FROM webhook_claim($1, $2, $3, $4, $5, $6)', [
         limit,
-        perEndpoint,
+        heldPerEndpoint,
         staleBefore,
         now,
         sent,
+        claimer,
       ]);
+  }
+
+  /** Across every organisation: gives back the claims of `claimer` on deliveries it will not send after all. */
+  async unclaim(claimer: string, ids: string[], manager?: EntityManager): Promise<void> {
+    if (ids.length === 0) return;
+    await this.database.manager(manager).query(
+      `UPDATE webhook_deliveries SET claimed_at = NULL, claimed_by = NULL
+          WHERE id = ANY ($1::uuid[]) AND claimed_by = $2 AND outcome IS NULL`,
+      [ids, claimer],
+    );
   }
 
   /** Across every organisation: records the outcomes of many attempts in one statement. */

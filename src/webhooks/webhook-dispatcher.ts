@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { BeforeApplicationShutdown, Inject, Injectable, Logger } from '@nestjs/common';
 import { APP_CONFIG, AppConfig, webhookClaimLifetimeMs } from '../config/config';
 import { Metrics } from '../metrics/metrics';
@@ -17,6 +18,27 @@ type Phase = 'stopped' | 'idle' | 'claiming' | 'claimingAgain' | 'draining';
 
 /** How long after a failed claim the first new try waits; each failure doubles it, up to the poll interval. */
 const FIRST_RETRY_MS = 500;
+
+/**
+ * How many deliveries of one endpoint its owner may hold, as a multiple of what it sends at once: enough queued
+ * that a fast receiver's sends go on while the next claim is under way (bench:webhooks, docs/performance.md).
+ */
+const HELD_PER_SEND = 8;
+
+/** How many deliveries this process may hold in all, as a multiple of its sending slots. */
+const HELD_PER_SLOT = 4;
+
+/** A claimed delivery waiting for its endpoint's turn, and when it was claimed. */
+interface Queued {
+  delivery: ClaimedDelivery;
+  claimedAt: number;
+}
+
+/** The deliveries of one endpoint this process holds: those being sent, and those queued behind them. */
+interface EndpointWork {
+  sending: number;
+  queued: Queued[];
+}
 
 /** Writes the outcomes that finish in one turn of the event loop with one UPDATE. */
 class OutcomeBatch {
@@ -41,9 +63,13 @@ class OutcomeBatch {
 /**
  * Sends the outbox: claims pending deliveries (FOR UPDATE SKIP LOCKED, so any number of instances share the
  * work and each delivery goes once), sends each once, records the outcome. Claims are fair across endpoints:
- * at most WEBHOOK_ENDPOINT_CONCURRENCY in flight to one endpoint, counted in the database across every
- * instance, so a dead receiver holds that many sends and no more. A finished send frees its endpoint's slot
- * at once: the next claim is told it ended, without waiting for its outcome to be written. Started explicitly
+ * endpoints in turn, and one dispatcher at a time owns an endpoint (the claim holds to it, counted in the
+ * database across every instance), sending at most WEBHOOK_ENDPOINT_CONCURRENCY to it at once, so a dead
+ * receiver holds that many sends and no more. The owner may hold more (HELD_PER_SEND): they wait in its queue,
+ * and each ending send starts the next at once, so one busy endpoint's rate is not bound by a claim's round
+ * trip. A finished send frees its endpoint's place at once: the next claim is told it ended, without waiting
+ * for its outcome to be written. A queued delivery whose claim would go stale before its send could end is
+ * given back instead of sent. Started explicitly
  * by the server (createApp's `dispatch` option) unless DISPATCH_MODE is off, never by the CLI; shutdown waits
  * for the deliveries in flight.
  */
@@ -54,8 +80,11 @@ export class WebhookDispatcher implements BeforeApplicationShutdown {
   private readonly inFlight = new Set<Promise<void>>();
   /** Deliveries whose send has ended and whose outcome is being written: their rows still say claimed. */
   private readonly sent = new Set<string>();
-  /** How many sends this process has on their way to each endpoint. */
-  private readonly sendingTo = new Map<string, number>();
+  /** Who this dispatcher is to the claims: the rows it claimed say so. */
+  private readonly claimer = randomUUID();
+  /** The endpoints this process holds deliveries of, in the order they are served when sending slots free. */
+  private readonly endpoints = new Map<string, EndpointWork>();
+  private queued = 0;
   /** A nudge for the sends that end in this turn of the event loop, all answered by one claim. */
   private nudgeAfterTurn?: NodeJS.Immediate;
   private claiming?: Promise<void>;
@@ -105,6 +134,7 @@ export class WebhookDispatcher implements BeforeApplicationShutdown {
     clearInterval(this.poller);
     clearTimeout(this.retry);
     await this.claiming;
+    await this.unclaimQueued();
     while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
     this.phase = 'stopped';
   }
@@ -135,21 +165,86 @@ export class WebhookDispatcher implements BeforeApplicationShutdown {
     }
   }
 
-  /** Claims until this process's slots are full or a claim finds fewer than it asked for. */
+  /** How many of its deliveries this process may hold, sending and queued. */
+  private capacity(): number {
+    return HELD_PER_SLOT * this.config.webhookConcurrency;
+  }
+
+  /** Sends under way: in flight, less those whose send has ended and whose outcome is being written. */
+  private sending(): number {
+    return this.inFlight.size - this.sent.size;
+  }
+
+  /** Claims until this process holds all it may or a claim finds fewer than it asked for. */
   private async claimWhileSlotsFree(): Promise<void> {
-    const concurrency = this.config.webhookConcurrency;
-    while (this.isClaiming() && this.inFlight.size < concurrency) {
-      const wanted = concurrency - this.inFlight.size;
+    while (this.isClaiming() && this.sending() + this.queued < this.capacity()) {
+      const wanted = this.capacity() - this.sending() - this.queued;
       const now = new Date();
       const staleBefore = new Date(now.getTime() - webhookClaimLifetimeMs(this.config));
-      const claimed = await this.deliveries.claim(wanted, this.config.webhookEndpointConcurrency, now, staleBefore, [
-        ...this.sent,
-      ]);
-      for (const delivery of claimed) {
-        this.sendingTo.set(delivery.endpointId, (this.sendingTo.get(delivery.endpointId) ?? 0) + 1);
+      const claimed = await this.deliveries.claim(
+        this.claimer,
+        wanted,
+        HELD_PER_SEND * this.config.webhookEndpointConcurrency,
+        now,
+        staleBefore,
+        [...this.sent],
+      );
+      for (const delivery of claimed) this.enqueue(delivery, now.getTime());
+      this.sendQueued();
+      if (claimed.length < wanted) return;
+    }
+  }
+
+  private enqueue(delivery: ClaimedDelivery, claimedAt: number): void {
+    let work = this.endpoints.get(delivery.endpointId);
+    if (!work) this.endpoints.set(delivery.endpointId, (work = { sending: 0, queued: [] }));
+    work.queued.push({ delivery, claimedAt });
+    this.queued += 1;
+  }
+
+  /**
+   * Starts the queued deliveries that may go now: endpoints in the order they came, each up to its limit, while
+   * this process has sending slots. One whose send could still be under way when its claim goes stale (another
+   * dispatcher would then take it) is given back rather than sent.
+   */
+  private sendQueued(): void {
+    if (this.is('draining') || this.is('stopped')) return;
+    const sendBy = Date.now() - (webhookClaimLifetimeMs(this.config) - this.config.webhookTimeoutMs);
+    const late: string[] = [];
+    for (const [endpointId, work] of this.endpoints) {
+      while (
+        work.queued.length > 0 &&
+        work.sending < this.config.webhookEndpointConcurrency &&
+        this.sending() < this.config.webhookConcurrency
+      ) {
+        const { delivery, claimedAt } = work.queued.shift()!;
+        this.queued -= 1;
+        if (claimedAt < sendBy) {
+          late.push(delivery.id);
+          continue;
+        }
+        work.sending += 1;
         this.track(this.deliver(delivery));
       }
-      if (claimed.length < wanted) return;
+      if (work.sending === 0 && work.queued.length === 0) this.endpoints.delete(endpointId);
+    }
+    if (late.length > 0) void this.unclaim(late);
+  }
+
+  /** Gives back the queued deliveries on shutdown, so another dispatcher sends them without waiting for staleness. */
+  private async unclaimQueued(): Promise<void> {
+    const ids = [...this.endpoints.values()].flatMap((work) => work.queued.map(({ delivery }) => delivery.id));
+    for (const work of this.endpoints.values()) work.queued = [];
+    this.queued = 0;
+    await this.unclaim(ids);
+  }
+
+  /** Unclaimed, a delivery is claimed again at once; if this fails, its claim goes stale and it is taken then. */
+  private async unclaim(ids: string[]): Promise<void> {
+    try {
+      await this.deliveries.unclaim(this.claimer, ids);
+    } catch (error) {
+      this.logger.error(`Giving back ${ids.length} webhook deliveries failed: ${(error as Error).message}`);
     }
   }
 
@@ -165,16 +260,19 @@ export class WebhookDispatcher implements BeforeApplicationShutdown {
   }
 
   /**
-   * Claims again when this send's endpoint was at its limit here (its deliveries waiting likely wait for this
-   * slot), or when half this process's slots are free: refills come in batches rather than one claim per send,
-   * and the sends that end in one turn of the event loop share one claim.
+   * Starts what was waiting for this send's place. Claims again when the endpoint was sending all it may and has
+   * run down to half what it may hold (it likely has more waiting), or when half this process's slots are free:
+   * refills come in batches rather than one claim per send, and the sends that end in one turn of the event loop
+   * share one claim.
    */
   private sendEnded(endpointId: string): void {
-    const sending = this.sendingTo.get(endpointId)!;
-    if (sending === 1) this.sendingTo.delete(endpointId);
-    else this.sendingTo.set(endpointId, sending - 1);
-    const busy = this.inFlight.size - this.sent.size;
-    if (sending < this.config.webhookEndpointConcurrency && busy > this.config.webhookConcurrency / 2) return;
+    const work = this.endpoints.get(endpointId)!;
+    const heldBefore = work.sending + work.queued.length;
+    work.sending -= 1;
+    this.sendQueued();
+    const halfHeld = (HELD_PER_SEND * this.config.webhookEndpointConcurrency) / 2;
+    const ranDown = heldBefore >= this.config.webhookEndpointConcurrency && heldBefore - 1 <= halfHeld;
+    if (!ranDown && this.sending() > this.config.webhookConcurrency / 2) return;
     this.nudgeAfterTurn ??= setImmediate(() => {
       this.nudgeAfterTurn = undefined;
       this.nudge();

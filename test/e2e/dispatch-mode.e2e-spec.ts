@@ -152,14 +152,20 @@ describeIfPostgres('DISPATCH_MODE', () => {
 
   it('a worker sends at most WEBHOOK_CONCURRENCY deliveries at once', async () => {
     const worker = await startWorker({ webhookConcurrency: 3 });
+    const answerMs = 300;
     try {
       await waitUntil(async () => (await listeningBackends(api)).length === 1, 'the worker listens');
       const claims = jest.spyOn(worker.get(WebhookDeliveriesRepository), 'claim');
       const endpointId = await register('/concurrency');
-      await createEmployee(api, tenant);
-      await receiver.waitFor('/concurrency', 1);
-      await delivered(endpointId, 1);
-      expect(claims).toHaveBeenCalledWith(3, 4, expect.any(Date), expect.any(Date), []);
+      receiver.behave('/concurrency', { delayMs: answerMs });
+      for (let i = 0; i < 8; i++) await createEmployee(api, tenant);
+      const received = (await receiver.waitFor('/concurrency', 8)).map((request) => request.receivedAt);
+      await delivered(endpointId, 8);
+      // Each request is open for `answerMs` from its arrival: at any arrival, at most 3 are open, itself included.
+      const openAt = received.map((at) => received.filter((other) => other <= at && at < other + answerMs).length);
+      expect(Math.max(...openAt)).toBe(3);
+      // It may hold more than it sends (4 × its slots), queued behind the 3 it sends.
+      expect(claims).toHaveBeenCalledWith(expect.any(String), 12, 32, expect.any(Date), expect.any(Date), []);
     } finally {
       await worker.close();
     }

@@ -24,6 +24,7 @@ import { FairClaim1763764650000 } from './1763764650000-fair-claim';
 import { DeliveryResponse1763764700000 } from './1763764700000-delivery-response';
 import { InsertEmployeesConflicts1763764750000 } from './1763764750000-insert-employees-conflicts';
 import { Privacy1763764800000 } from './1763764800000-privacy';
+import { ClaimOwner1763764900000 } from './1763764900000-claim-owner';
 
 /** Every migration in order; listed rather than globbed so ts-node, Jest and dist load the same set. */
 export const MIGRATIONS = [
@@ -53,4 +54,5 @@ export const MIGRATIONS = [
   DeliveryResponse1763764700000,
   InsertEmployeesConflicts1763764750000,
   Privacy1763764800000,
+  ClaimOwner1763764900000,
 ];

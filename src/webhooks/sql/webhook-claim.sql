@@ -1,20 +1,24 @@
--- webhook_claim(wanted, per_endpoint, stale_before, claim_time, sent) claims up to `wanted` deliveries and
--- answers them with what sending needs. In flight: claimed, not finished, and neither in `sent` (the caller's
--- deliveries whose sends have ended, their outcomes being written) nor claimed before `stale_before` (by a
--- dispatcher that died mid-send: that delivery is claimed again). In two statements:
--- 1. the endpoints to serve: those with a delivery to claim and a free slot, the one whose first such delivery
---    waited longest first, at most `wanted`; each is locked (a transaction-level advisory lock) for this claim,
---    and one another claim holds is skipped: it is being served.
--- 2. VOLATILE, so this statement's snapshot is taken after those locks: it counts every claim of these endpoints
---    another dispatcher committed, and none can commit meanwhile, so no endpoint goes past `per_endpoint`
---    however many dispatchers claim at once. It takes an equal share of `wanted` from each endpoint, at most
---    its free slots, first the oldest of each endpoint, then the second of each, and so on, skipping rows
---    locked by others (a settle), and marks them claimed.
+-- webhook_claim(wanted, held_per_endpoint, stale_before, claim_time, sent, claimer) claims up to `wanted`
+-- deliveries for the dispatcher `claimer` and answers them with what sending needs. One dispatcher at a time owns
+-- an endpoint: it may take that endpoint's deliveries only while no other claimer holds one in flight (claimed,
+-- not finished, not claimed before `stale_before`: a claim that old belongs to a dispatcher that died mid-send and
+-- is taken again; a test event, sent at once by the API, is claimed by no dispatcher and counts for none), and it holds at most `held_per_endpoint` in flight, less its deliveries in `sent` (whose sends
+-- have ended, their outcomes being written). The owner sends at most WEBHOOK_ENDPOINT_CONCURRENCY of them at a
+-- time and keeps the rest queued (webhook-dispatcher.ts): the next send starts as one ends, without waiting for a
+-- claim, and across every dispatcher no more go to one endpoint at once. In two statements:
+-- 1. the endpoints to serve: those with a delivery to claim that this claimer may take, the one whose first such
+--    delivery waited longest first, at most `wanted`; each is locked (a transaction-level advisory lock) for this
+--    claim, and one another claim holds is skipped: it is being served.
+-- 2. VOLATILE, so this statement's snapshot is taken after those locks: it sees every claim of these endpoints
+--    another dispatcher committed, and none can commit meanwhile, so ownership and the hold hold however many
+--    dispatchers claim at once. It takes an equal share of `wanted` from each endpoint, at most its free places,
+--    first the oldest of each endpoint, then the second of each, and so on, skipping rows locked by others (a
+--    settle), and marks them claimed by `claimer`.
 -- A function, so its plans are kept for the session (the API's statements are planned at every call). Its
 -- commit does not wait for the WAL flush: a claim a database crash loses leaves the delivery to be sent again,
 -- as the claim of a dispatcher that crashes does.
-CREATE OR REPLACE FUNCTION webhook_claim(wanted integer, per_endpoint integer, stale_before timestamptz,
-                                         claim_time timestamptz, sent uuid[])
+CREATE OR REPLACE FUNCTION webhook_claim(wanted integer, held_per_endpoint integer, stale_before timestamptz,
+                                         claim_time timestamptz, sent uuid[], claimer uuid)
   RETURNS TABLE (id uuid, "endpointId" uuid, "eventId" uuid, event varchar, body bytea, traceparent varchar,
                  url varchar, "secretSealed" bytea, "previousSecretSealed" bytea,
                  "previousSecretExpiresAt" timestamptz)
@@ -41,9 +45,13 @@ BEGIN
                  AND (d.claimed_at IS NULL OR d.claimed_at < stale_before)
                ORDER BY d.created_at, d.id
                LIMIT 1) head
-           WHERE (SELECT count(*) FROM webhook_deliveries d
-                   WHERE d.endpoint_id = queued.endpoint_id AND d.outcome IS NULL
-                     AND d.claimed_at >= stale_before AND d.id <> ALL (sent)) < per_endpoint
+            CROSS JOIN LATERAL (
+              SELECT count(*) FILTER (WHERE d.claimed_by = claimer AND d.id <> ALL (sent)) AS held,
+                     count(*) FILTER (WHERE d.claimed_by <> claimer) AS others
+                FROM webhook_deliveries d
+               WHERE d.endpoint_id = queued.endpoint_id AND d.outcome IS NULL
+                 AND d.claimed_at >= stale_before) in_flight
+           WHERE in_flight.others = 0 AND in_flight.held < held_per_endpoint
            ORDER BY head.created_at, head.id
            LIMIT wanted) turn
    WHERE pg_try_advisory_xact_lock(1763764500, hashtext(turn.endpoint_id::text));
@@ -54,11 +62,17 @@ BEGIN
   RETURN QUERY
   WITH turn AS (
     SELECT served_endpoint.endpoint_id, served_endpoint.position,
-           least(per_endpoint - (SELECT count(*)::integer FROM webhook_deliveries d
-                                  WHERE d.endpoint_id = served_endpoint.endpoint_id AND d.outcome IS NULL
-                                    AND d.claimed_at >= stale_before AND d.id <> ALL (sent)),
-                 (wanted + cardinality(served) - 1) / cardinality(served)) AS share
+           CASE WHEN in_flight.others > 0 THEN 0
+                ELSE least(held_per_endpoint - in_flight.held,
+                           (wanted + cardinality(served) - 1) / cardinality(served))
+           END AS share
       FROM unnest(served) WITH ORDINALITY AS served_endpoint (endpoint_id, position)
+      CROSS JOIN LATERAL (
+        SELECT (count(*) FILTER (WHERE d.claimed_by = claimer AND d.id <> ALL (sent)))::integer AS held,
+               (count(*) FILTER (WHERE d.claimed_by <> claimer))::integer AS others
+          FROM webhook_deliveries d
+         WHERE d.endpoint_id = served_endpoint.endpoint_id AND d.outcome IS NULL
+           AND d.claimed_at >= stale_before) in_flight
   ), due AS (
     SELECT taken.id
       FROM (SELECT candidate.id, turn.position,
@@ -75,7 +89,7 @@ BEGIN
      LIMIT wanted
   )
   UPDATE webhook_deliveries AS delivery
-     SET claimed_at = claim_time
+     SET claimed_at = claim_time, claimed_by = claimer
     FROM due, webhook_endpoints AS endpoint, events AS recorded
    WHERE delivery.id = due.id AND endpoint.id = delivery.endpoint_id AND recorded.id = delivery.event_id
   RETURNING delivery.id, delivery.endpoint_id, delivery.event_id, delivery.event, recorded.body,
