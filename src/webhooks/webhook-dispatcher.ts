@@ -10,7 +10,7 @@ import { SendResult, WebhookSender } from './webhook-sender';
  * What the dispatcher is doing:
  * - stopped: not started (the CLI, most tests) or shut down; nudges are ignored;
  * - idle: started, no claim running; a nudge (a commit, the poll, a finished send, a retry) starts one;
- * - claiming: claims run while there are free sending slots and deliveries to claim;
+ * - claiming: claims run while this process may hold more deliveries and there are some to claim;
  * - claimingAgain: as claiming, and a nudge came meanwhile, so one more round follows before idle;
  * - draining: shutting down; no more claims, the deliveries in flight finish.
  */
@@ -69,9 +69,8 @@ class OutcomeBatch {
  * and each ending send starts the next at once, so one busy endpoint's rate is not bound by a claim's round
  * trip. A finished send frees its endpoint's place at once: the next claim is told it ended, without waiting
  * for its outcome to be written. A queued delivery whose claim would go stale before its send could end is
- * given back instead of sent. Started explicitly
- * by the server (createApp's `dispatch` option) unless DISPATCH_MODE is off, never by the CLI; shutdown waits
- * for the deliveries in flight.
+ * given back instead of sent. Started explicitly by the server (createApp's `dispatch` option) unless
+ * DISPATCH_MODE is off, never by the CLI; shutdown gives back the queue and waits for the sends under way.
  */
 @Injectable()
 export class WebhookDispatcher implements BeforeApplicationShutdown {
