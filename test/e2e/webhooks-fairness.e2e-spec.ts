@@ -234,8 +234,9 @@ describe('webhooks: fair delivery across organisations', () => {
         .on(path)
         .map((request) => (JSON.parse(request.body.toString()) as { data: { id: string } }).data.id);
       expect(new Set(received)).toEqual(new Set(created));
-      // Sent twice at most: what the killed worker had in flight, which it may have sent before dying.
-      expect(received.length - count).toBeLessThanOrEqual(PER_ENDPOINT);
+      // Sent twice at most: what the killed worker sent without its outcome written. With answers of 300 ms, that is
+      // the sends it had under way and those of the wave before, whose outcomes it was writing as the next went out.
+      expect(received.length - count).toBeLessThanOrEqual(2 * PER_ENDPOINT);
     }, 120_000);
   });
 });
