@@ -155,6 +155,25 @@ export class WebhookDeliveriesRepository {
       ]);
   }
 
+  /**
+   * Across every organisation: what sending needs of the deliveries `claimer` still holds, read again (a rotated
+   * secret, an erased body); those it no longer holds (deleted with their endpoint, or claimed by another once
+   * stale) are missing.
+   */
+  async reread(claimer: string, ids: string[], manager?: EntityManager): Promise<ClaimedDelivery[]> {
+    return this.database.manager(manager).query<ClaimedDelivery[]>(
+      `SELECT delivery.id, delivery.endpoint_id AS "endpointId", delivery.event_id AS "eventId", delivery.event,
+              recorded.body, recorded.traceparent, endpoint.url, endpoint.secret_sealed AS "secretSealed",
+              endpoint.previous_secret_sealed AS "previousSecretSealed",
+              endpoint.previous_secret_expires_at AS "previousSecretExpiresAt"
+         FROM webhook_deliveries AS delivery
+         JOIN webhook_endpoints AS endpoint ON endpoint.id = delivery.endpoint_id
+         JOIN events AS recorded ON recorded.id = delivery.event_id
+        WHERE delivery.id = ANY ($1::uuid[]) AND delivery.claimed_by = $2 AND delivery.outcome IS NULL`,
+      [ids, claimer],
+    );
+  }
+
   /** Across every organisation: gives back the claims of `claimer` on deliveries it will not send after all. */
   async unclaim(claimer: string, ids: string[], manager?: EntityManager): Promise<void> {
     if (ids.length === 0) return;

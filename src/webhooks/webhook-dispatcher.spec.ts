@@ -12,7 +12,10 @@ const TIMEOUT_MS = 10_000;
 /** A dispatcher over a repository and a sender the test drives: each send ends when the test says so. */
 function harness(queuedByEndpoint: Record<string, number>) {
   const deliveries: ClaimedDelivery[] = Object.entries(queuedByEndpoint).flatMap(([endpointId, count]) =>
-    Array.from({ length: count }, (_, i) => ({ id: `${endpointId}-${i}`, endpointId }) as ClaimedDelivery),
+    Array.from(
+      { length: count },
+      (_, i) => ({ id: `${endpointId}-${i}`, endpointId, url: 'https://old.example' }) as ClaimedDelivery,
+    ),
   );
   // Claims after the first wait until the test lets them answer (nothing more to claim).
   let answerClaims: (rows: ClaimedDelivery[]) => void = () => undefined;
@@ -20,13 +23,16 @@ function harness(queuedByEndpoint: Record<string, number>) {
   const repository = {
     claim: jest.fn().mockResolvedValueOnce(deliveries).mockReturnValue(laterClaims),
     unclaim: jest.fn().mockResolvedValue(undefined),
+    reread: jest.fn((_claimer: string, ids: string[]) =>
+      Promise.resolve(deliveries.filter(({ id }) => ids.includes(id))),
+    ),
     settleMany: jest.fn().mockResolvedValue(undefined),
   };
   /** How to end each send under way. */
   const ends = new Map<string, () => void>();
   const sender = {
     send: jest.fn(
-      ({ deliveryId }: { deliveryId: string }) =>
+      ({ deliveryId }: { deliveryId: string; url: string }) =>
         new Promise<SendResult>((resolve) =>
           ends.set(deliveryId, () => {
             ends.delete(deliveryId);
@@ -62,7 +68,9 @@ function harness(queuedByEndpoint: Record<string, number>) {
     for (const endSend of ends.values()) endSend();
     await stopping;
   };
-  return { dispatcher, repository, sent, end, stop, answerClaims };
+  const urlOf = (deliveryId: string) =>
+    sender.send.mock.calls.find(([call]) => call.deliveryId === deliveryId)?.[0].url;
+  return { dispatcher, repository, sent, end, stop, answerClaims, urlOf };
 }
 
 describe('WebhookDispatcher', () => {
@@ -104,6 +112,28 @@ describe('WebhookDispatcher', () => {
     await end('a-0');
     expect(sent()).toEqual(['a-0', 'a-1']);
     expect(repository.unclaim).toHaveBeenCalledWith(expect.any(String), ['a-2']);
+    await stop();
+  });
+
+  it('reads again what waited queued longer than 50 ms, and drops what it no longer holds', async () => {
+    const { dispatcher, repository, sent, end, stop, urlOf } = harness({ a: 4 });
+    dispatcher.start();
+    await turn();
+    expect(sent()).toEqual(['a-0', 'a-1']);
+
+    // Meanwhile the endpoint's URL changed, and a-3 went (its endpoint deleted, or claimed by another once stale).
+    jest.setSystemTime(Date.now() + 51);
+    repository.reread.mockResolvedValueOnce([
+      { id: 'a-2', endpointId: 'a', url: 'https://new.example' } as ClaimedDelivery,
+    ]);
+    await end('a-0');
+    expect(repository.reread).toHaveBeenCalledWith(expect.any(String), ['a-2', 'a-3']);
+    expect(sent()).toEqual(['a-0', 'a-1', 'a-2']);
+    expect(urlOf('a-2')).toBe('https://new.example');
+    await end('a-1');
+    await end('a-2');
+    expect(sent()).toEqual(['a-0', 'a-1', 'a-2']);
+    expect(repository.unclaim).not.toHaveBeenCalled();
     await stop();
   });
 

@@ -28,16 +28,25 @@ const HELD_PER_SEND = 8;
 /** How many deliveries this process may hold in all, as a multiple of its sending slots. */
 const HELD_PER_SLOT = 4;
 
-/** A claimed delivery waiting for its endpoint's turn, and when it was claimed. */
+/**
+ * How long what a claim read (the endpoint's URL and secrets, the event's body) is sent as read: a delivery queued
+ * longer is read again first, so a rotation, a deletion or an erasure reaches the queue as it reaches a claim.
+ */
+const FRESH_FOR_MS = 50;
+
+/** A claimed delivery waiting for its endpoint's turn, when it was claimed, and when what it sends was read. */
 interface Queued {
   delivery: ClaimedDelivery;
   claimedAt: number;
+  readAt: number;
 }
 
 /** The deliveries of one endpoint this process holds: those being sent, and those queued behind them. */
 interface EndpointWork {
   sending: number;
   queued: Queued[];
+  /** Its queue is being read again: nothing of it is sent meanwhile. */
+  rereading: boolean;
 }
 
 /** Writes the outcomes that finish in one turn of the event loop with one UPDATE. */
@@ -196,27 +205,35 @@ export class WebhookDispatcher implements BeforeApplicationShutdown {
 
   private enqueue(delivery: ClaimedDelivery, claimedAt: number): void {
     let work = this.endpoints.get(delivery.endpointId);
-    if (!work) this.endpoints.set(delivery.endpointId, (work = { sending: 0, queued: [] }));
-    work.queued.push({ delivery, claimedAt });
+    if (!work) this.endpoints.set(delivery.endpointId, (work = { sending: 0, queued: [], rereading: false }));
+    work.queued.push({ delivery, claimedAt, readAt: claimedAt });
     this.queued += 1;
   }
 
   /**
    * Starts the queued deliveries that may go now: endpoints in the order they came, each up to its limit, while
    * this process has sending slots. One whose send could still be under way when its claim goes stale (another
-   * dispatcher would then take it) is given back rather than sent.
+   * dispatcher would then take it) is given back rather than sent; one read more than FRESH_FOR_MS ago is read
+   * again first, with the rest of its endpoint's queue.
    */
   private sendQueued(): void {
     if (this.is('draining') || this.is('stopped')) return;
-    const sendBy = Date.now() - (webhookClaimLifetimeMs(this.config) - this.config.webhookTimeoutMs);
+    const now = Date.now();
+    const sendBy = now - (webhookClaimLifetimeMs(this.config) - this.config.webhookTimeoutMs);
     const late: string[] = [];
     for (const [endpointId, work] of this.endpoints) {
       while (
+        !work.rereading &&
         work.queued.length > 0 &&
         work.sending < this.config.webhookEndpointConcurrency &&
         this.sending() < this.config.webhookConcurrency
       ) {
-        const { delivery, claimedAt } = work.queued.shift()!;
+        const { delivery, claimedAt, readAt } = work.queued[0];
+        if (claimedAt >= sendBy && readAt < now - FRESH_FOR_MS) {
+          void this.reread(work);
+          break;
+        }
+        work.queued.shift();
         this.queued -= 1;
         if (claimedAt < sendBy) {
           late.push(delivery.id);
@@ -228,6 +245,33 @@ export class WebhookDispatcher implements BeforeApplicationShutdown {
       if (work.sending === 0 && work.queued.length === 0) this.endpoints.delete(endpointId);
     }
     if (late.length > 0) void this.unclaim(late);
+  }
+
+  /** Reads an endpoint's queue again, drops what is no longer held, and sends on. */
+  private async reread(work: EndpointWork): Promise<void> {
+    work.rereading = true;
+    const readAt = Date.now();
+    const ids = new Set(work.queued.map(({ delivery }) => delivery.id));
+    try {
+      const current = new Map(
+        (await this.deliveries.reread(this.claimer, [...ids])).map((delivery) => [delivery.id, delivery]),
+      );
+      // Claims that came meanwhile are kept as they are; shutdown may have emptied the queue.
+      const kept = work.queued.flatMap((entry) => {
+        if (!ids.has(entry.delivery.id)) return [entry];
+        const delivery = current.get(entry.delivery.id);
+        return delivery ? [{ ...entry, delivery, readAt }] : [];
+      });
+      this.queued -= work.queued.length - kept.length;
+      work.queued = kept;
+      work.rereading = false;
+      this.sendQueued();
+    } catch (error) {
+      // Left as they are, without a new try at once: the next ending send or claim reads them again, or their
+      // claims go stale.
+      work.rereading = false;
+      this.logger.error(`Reading queued webhook deliveries again failed: ${(error as Error).message}`);
+    }
   }
 
   /** Gives back the queued deliveries on shutdown, so another dispatcher sends them without waiting for staleness. */

@@ -293,6 +293,39 @@ describe('webhooks: redelivery, recovery and secret rotation', () => {
       ).toEqual([true, false]);
     });
 
+    it('signs with the new secret at once what was already queued behind a slow receiver', async () => {
+      const path = '/rotate-queued';
+      const endpointId = await register(path, 'old-secret');
+      // Answers slowly: 4 go at a time (WEBHOOK_ENDPOINT_CONCURRENCY), the other 4 wait in the dispatcher's queue.
+      receiver.behave(path, { delayMs: 300 });
+      await app.get(Database).transaction(async (manager) => {
+        for (let i = 0; i < 8; i++) {
+          await publishMadeUp(app.get(DomainEvents), manager, tenant.organisationId, {
+            name: 'skill.rated',
+            data: { employeeId: newId(), rating: { path, i } },
+          });
+        }
+      }, cliWrite());
+      await receiver.waitFor(path, 4);
+      await api()
+        .post(`/webhooks/${endpointId}/rotate-secret`, { secret: 'new-secret', overlapSeconds: 0 })
+        .expect(200);
+      const rotatedAt = Date.now();
+
+      const after = (await receiver.waitFor(path, 8)).filter((received) => received.receivedAt > rotatedAt);
+      expect(after).toHaveLength(4);
+      const signedWith = (secret: string) =>
+        verifySignatures(
+          after.map((received) => ({
+            body: received.body,
+            signature: header(received, 'x-service-signature'),
+            secret,
+          })),
+        );
+      expect(await signedWith('new-secret')).toEqual([true, true, true, true]);
+      await settled(endpointId, 8);
+    });
+
     it('during an overlap carries two signatures, the new secret first, and X-Service-Signature only the new one', async () => {
       const { received } = await rotateThenDeliver('/rotate-overlap', 'old-secret', 3600);
       expect(signatures(received)).toEqual([byHand(received, 'new-secret'), byHand(received, 'old-secret')]);
