@@ -178,6 +178,11 @@ export class WebhookDispatcher implements BeforeApplicationShutdown {
     return HELD_PER_SLOT * this.config.webhookConcurrency;
   }
 
+  /** How many of one endpoint's deliveries this process may hold, sending and queued. */
+  private heldPerEndpoint(): number {
+    return HELD_PER_SEND * this.config.webhookEndpointConcurrency;
+  }
+
   /** Sends under way: in flight, less those whose send has ended and whose outcome is being written. */
   private sending(): number {
     return this.inFlight.size - this.sent.size;
@@ -189,14 +194,9 @@ export class WebhookDispatcher implements BeforeApplicationShutdown {
       const wanted = this.capacity() - this.sending() - this.queued;
       const now = new Date();
       const staleBefore = new Date(now.getTime() - webhookClaimLifetimeMs(this.config));
-      const claimed = await this.deliveries.claim(
-        this.claimer,
-        wanted,
-        HELD_PER_SEND * this.config.webhookEndpointConcurrency,
-        now,
-        staleBefore,
-        [...this.sent],
-      );
+      const claimed = await this.deliveries.claim(this.claimer, wanted, this.heldPerEndpoint(), now, staleBefore, [
+        ...this.sent,
+      ]);
       for (const delivery of claimed) this.enqueue(delivery, now.getTime());
       this.sendQueued();
       if (claimed.length < wanted) return;
@@ -313,8 +313,8 @@ export class WebhookDispatcher implements BeforeApplicationShutdown {
     const heldBefore = work.sending + work.queued.length;
     work.sending -= 1;
     this.sendQueued();
-    const halfHeld = (HELD_PER_SEND * this.config.webhookEndpointConcurrency) / 2;
-    const ranDown = heldBefore >= this.config.webhookEndpointConcurrency && heldBefore - 1 <= halfHeld;
+    const ranDown =
+      heldBefore >= this.config.webhookEndpointConcurrency && heldBefore - 1 <= this.heldPerEndpoint() / 2;
     if (!ranDown && this.sending() > this.config.webhookConcurrency / 2) return;
     this.nudgeAfterTurn ??= setImmediate(() => {
       this.nudgeAfterTurn = undefined;
