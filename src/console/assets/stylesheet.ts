@@ -102,6 +102,26 @@ table.align-top td { vertical-align: top; }
 td.json { min-width: 0; }
 td.json pre.code { margin: .5rem 0 0; }
 summary { cursor: pointer; color: #0b57d0; }
+.chart { margin: 0 0 1rem; max-width: 26rem; }
+.chart-drawing { display: block; width: 100%; height: auto; overflow: visible; }
+.chart text { font: 13px system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif; fill: #1f2328; }
+.chart .chart-axis text { font-size: 12px; fill: #57606a; }
+.chart .chart-value { font-weight: 600; }
+.chart-grid { stroke: #d8dee4; stroke-width: 1; }
+.chart-track { fill: #eaeef2; }
+.chart-bar { fill: #0b57d0; }
+.chart-bar-met { fill: #1a7f37; }
+.chart-bar-short { fill: #9a6700; }
+.chart-target { stroke: #1f2328; stroke-width: 2.5; }
+.chart-line { fill: none; stroke: #8c959f; stroke-width: 1.5; }
+.chart-mark { stroke: #fff; stroke-width: 1; }
+.chart-series-0 { fill: #0b57d0; }
+.chart-series-1 { fill: #bc4c00; }
+.chart-series-2 { fill: #8250df; }
+.chart-series-3 { fill: #1a7f37; }
+.chart-legend { display: flex; flex-wrap: wrap; gap: .25rem 1rem; list-style: none; margin: .35rem 0 0; padding: 0; font-size: .9rem; }
+.chart-legend li { display: inline-flex; gap: .35rem; align-items: center; }
+.chart-swatch { width: .9rem; height: .9rem; }
 @media (max-width: 40rem) {
   main { padding: 1rem .75rem 2rem; }
   .top, nav.sections { padding-left: .75rem; padding-right: .75rem; }
