@@ -53,8 +53,19 @@ const FOLDERS = {
   ],
   health: [...FOUNDATION, 'auth', 'metrics'],
   'rate-limit': [...FOUNDATION, 'auth', 'metrics'],
-  // The Settings pages: their own people, sessions and guard; they call the services of the features they show.
-  console: [...FOUNDATION, 'auth', 'events', 'retention', 'webhooks'],
+  // The Settings and data pages: their own people, sessions and guard; they call the services of the features they show.
+  console: [
+    ...FOUNDATION,
+    'auth',
+    'events',
+    'retention',
+    'webhooks',
+    'employees',
+    'ratings',
+    'positions',
+    'privacy',
+    'skills',
+  ],
   // The routes outside /api/v1 (the root, the OpenAPI document), which name the API's prefix.
   root: [...FOUNDATION, 'auth', 'src/openapi.ts'],
   // The command line composes the application, as the entry points do.

@@ -1,5 +1,9 @@
 import { DynamicModule, Module, Type } from '@nestjs/common';
+import { EmployeesModule } from '../employees/employees.module';
 import { EventsFeedModule } from '../events/feed/events-feed.module';
+import { PositionsModule } from '../positions/positions.module';
+import { PrivacyModule } from '../privacy/privacy.module';
+import { RatingsModule } from '../ratings/ratings.module';
 import { WebhooksModule } from '../webhooks/webhooks.module';
 import { ActivityController } from './activity/activity.controller';
 import { ActivityRepository } from './activity/activity.repository';
@@ -8,6 +12,7 @@ import { ApiKeyActivityListener } from './activity/api-key-activity.listener';
 import { ApiKeysController } from './api-keys/api-keys.controller';
 import { AssetsController } from './assets/assets.controller';
 import { ConsoleRetentionStep } from './console.retention';
+import { EmployeesConsoleController } from './employees/employees.controller';
 import { EventsConsoleController } from './events/events.controller';
 import { ClientFactsReader } from './http/client';
 import { ConsoleGuard } from './http/console.guard';
@@ -17,6 +22,7 @@ import { ConsoleNotFoundController } from './not-found.controller';
 import { ConsoleUsersRepository } from './people/console-users.repository';
 import { PeopleController } from './people/people.controller';
 import { PeopleService } from './people/people.service';
+import { PositionsConsoleController } from './positions/positions.controller';
 import { SessionsRepository } from './sessions/sessions.repository';
 import { SessionsService } from './sessions/sessions.service';
 import { SignInController } from './sessions/sign-in.controller';
@@ -34,6 +40,8 @@ const PAGES: Type[] = [
   EventsConsoleController,
   PeopleController,
   ActivityController,
+  EmployeesConsoleController,
+  PositionsConsoleController,
   ConsoleNotFoundController,
 ];
 
@@ -52,7 +60,7 @@ export class ConsoleModule {
     return {
       module: ConsoleModule,
       // The features its pages show, through their services.
-      imports: [WebhooksModule, EventsFeedModule],
+      imports: [WebhooksModule, EventsFeedModule, EmployeesModule, RatingsModule, PositionsModule, PrivacyModule],
       controllers: pages ? PAGES : [],
       providers: [
         ClientFactsReader,

@@ -13,6 +13,6 @@ import { PositionsService } from './positions.service';
   imports: [EmployeesModule, RatingsModule, SkillsModule],
   controllers: [PositionsController],
   providers: [PositionsRepository, CandidatesRepository, PositionsService, PositionsImportService, ListCursors],
-  exports: [PositionsImportService, PositionsRepository],
+  exports: [PositionsImportService, PositionsRepository, PositionsService],
 })
 export class PositionsModule {}

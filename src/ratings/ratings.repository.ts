@@ -397,4 +397,69 @@ export class RatingsRepository {
     if (filters.to) where.and('r.created_at <= ?', filters.to);
     return where;
   }
+
+  /** How many skills each of the employees has (person skills, rated or not), by employee id; none: absent. */
+  async skillCountsOf(
+    organisationId: string,
+    employeeIds: string[],
+    manager?: EntityManager,
+  ): Promise<Map<string, number>> {
+    if (employeeIds.length === 0) return new Map();
+    const rows = await this.database.manager(manager).query<{ employeeId: string; skills: number }[]>(
+      `SELECT employee_id AS "employeeId", count(*)::int AS skills
+         FROM person_skills
+        WHERE organisation_id = $1 AND employee_id = ANY ($2::uuid[])
+        GROUP BY employee_id`,
+      [organisationId, employeeIds],
+    );
+    return new Map(rows.map((row) => [row.employeeId, row.skills]));
+  }
+
+  /**
+   * The employee's rating history on each skill they were rated on, in one query: the latest `perSkill` ratings
+   * of each skill (ratings_employee_skill_list_idx), oldest first, with how many there are in all and the skill's
+   * scale. Ordered by skill id; a skill never rated has no history.
+   */
+  async historyOfEmployee(
+    organisationId: string,
+    employeeId: string,
+    perSkill: number,
+    manager?: EntityManager,
+  ): Promise<RatingHistory[]> {
+    const rows = await this.database
+      .manager(manager)
+      .query<Array<Omit<RatingHistory, 'ratings'> & RatingHistory['ratings'][number]>>(
+        `SELECT h.skill_id AS "skillId", s.rating_scale_min AS "ratingScaleMin", s.rating_scale_max AS "ratingScaleMax",
+              h.total::int AS total, h.id AS "ratingId", h.score, h.rating_type AS "ratingType",
+              h.created_at AS "createdAt"
+         FROM (SELECT r.id, r.skill_id, r.score, r.rating_type, r.created_at,
+                      row_number() OVER (PARTITION BY r.skill_id ORDER BY r.created_at DESC, r.id DESC) AS place,
+                      count(*) OVER (PARTITION BY r.skill_id) AS total
+                 FROM ratings r
+                WHERE r.organisation_id = $1 AND r.employee_id = $2) h
+         JOIN skills s ON s.organisation_id = $1 AND s.id = h.skill_id
+        WHERE h.place <= $3
+        ORDER BY h.skill_id, h.created_at, h.id`,
+        [organisationId, employeeId, perSkill],
+      );
+    const histories = new Map<string, RatingHistory>();
+    for (const { skillId, ratingScaleMin, ratingScaleMax, total, ...rating } of rows) {
+      const history = histories.get(skillId) ?? { skillId, ratingScaleMin, ratingScaleMax, total, ratings: [] };
+      history.ratings.push(rating);
+      histories.set(skillId, history);
+    }
+    return [...histories.values()];
+  }
+}
+
+/** An employee's ratings of one skill, as a chart of them needs them. */
+export interface RatingHistory {
+  skillId: string;
+  /** The skill's scale, which every score falls in. */
+  ratingScaleMin: number;
+  ratingScaleMax: number;
+  /** How many ratings the employee has on the skill; `ratings` may hold only the latest of them. */
+  total: number;
+  /** Oldest first. */
+  ratings: Array<Pick<RatingRecord, 'ratingId' | 'score' | 'ratingType' | 'createdAt'>>;
 }

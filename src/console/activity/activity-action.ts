@@ -20,6 +20,8 @@ export const ACTIVITY_ACTIONS = [
   'secret rotated',
   'test event',
   'redelivery',
+  'personal data exported',
+  'employee erased',
 ] as const;
 
 export type ActivityAction = (typeof ACTIVITY_ACTIONS)[number];

@@ -39,6 +39,7 @@ main { max-width: 64rem; margin: 0 auto; padding: 1.5rem 1.25rem 3rem; }
 main.narrow { max-width: 26rem; padding-top: 3rem; }
 h1 { font-size: 1.6rem; margin: 0 0 1rem; }
 h2 { font-size: 1.2rem; margin: 2rem 0 .75rem; }
+h3 { font-size: 1.05rem; margin: 0 0 .35rem; }
 p { margin: 0 0 1rem; }
 .card { background: #fff; border: 1px solid #d0d7de; border-radius: 8px; padding: 1.25rem; }
 .muted { color: #57606a; }
@@ -46,7 +47,7 @@ p { margin: 0 0 1rem; }
 .notice { background: #dafbe1; border: 1px solid #4ac26b; }
 .error { background: #ffebe9; border: 1px solid #ff8182; }
 label { display: block; font-weight: 600; margin: 0 0 .25rem; }
-input[type="email"], input[type="password"], input[type="text"], input[type="url"], select {
+input[type="email"], input[type="password"], input[type="search"], input[type="text"], input[type="url"], select {
   display: block; width: 100%; max-width: 100%; font: inherit; padding: .45rem .6rem; margin: 0 0 1rem;
   border: 1px solid #8c959f; border-radius: 6px; background: #fff; color: inherit;
 }
@@ -84,12 +85,15 @@ legend { font-weight: 600; padding: 0 .25rem; }
 label.check { display: inline-flex; gap: .4rem; align-items: center; font-weight: 400; margin: 0; }
 label.check input { width: 1.1rem; height: 1.1rem; margin: 0; }
 .filter { display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: flex-end; margin: 0 0 1rem; }
-.filter select { margin: 0; width: auto; }
+.filter select, .filter input { margin: 0; }
+.filter select { width: auto; }
+.filter .grow { flex: 1 1 14rem; }
+.filter + .hint { margin-top: -.5rem; font-size: .9rem; }
 .filter label.check { padding: .45rem 0; }
 .status { font-weight: 600; }
 .status-active, .status-delivered { color: #116329; }
 .status-failed, .status-refused, .status-revoked { color: #b42318; }
-.status-expired, .status-pending { color: #57606a; }
+.status-expired, .status-pending, .status-deactivated { color: #57606a; }
 dl.facts { display: grid; grid-template-columns: max-content minmax(0, 1fr); gap: .25rem 1rem; margin: 0 0 1rem; }
 dl.facts dt { font-weight: 600; }
 dl.facts dd { margin: 0; min-width: 0; }
@@ -102,6 +106,31 @@ table.align-top td { vertical-align: top; }
 td.json { min-width: 0; }
 td.json pre.code { margin: .5rem 0 0; }
 summary { cursor: pointer; color: #0b57d0; }
+.charts { display: grid; grid-template-columns: repeat(auto-fill, minmax(min(100%, 24rem), 1fr)); gap: 1rem; margin: 0 0 1rem; }
+.chart-card p { margin: 0 0 .5rem; }
+ol.candidates { list-style: none; margin: 0 0 1rem; padding: 0; display: grid; grid-template-columns: repeat(auto-fill, minmax(min(100%, 24rem), 1fr)); gap: 1rem; }
+.candidate p { margin: 0 0 .5rem; }
+.rank { color: #57606a; font-variant-numeric: tabular-nums; }
+.chart { margin: 0; max-width: 26rem; }
+.chart-drawing { display: block; width: 100%; height: auto; overflow: visible; }
+.chart text { font: 14px system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif; fill: #1f2328; }
+.chart .chart-axis text { font-size: 13px; fill: #57606a; }
+.chart .chart-value { font-weight: 600; }
+.chart-grid { stroke: #d8dee4; stroke-width: 1; }
+.chart-track { fill: #eaeef2; }
+.chart-bar { fill: #0b57d0; }
+.chart-bar-met { fill: #1a7f37; }
+.chart-bar-short { fill: #9a6700; }
+.chart-target { stroke: #1f2328; stroke-width: 2.5; }
+.chart-line { fill: none; stroke: #8c959f; stroke-width: 1.5; }
+.chart-mark { stroke: #fff; stroke-width: 1; }
+.chart-series-0 { fill: #0b57d0; }
+.chart-series-1 { fill: #bc4c00; }
+.chart-series-2 { fill: #8250df; }
+.chart-series-3 { fill: #1a7f37; }
+.chart-legend { display: flex; flex-wrap: wrap; gap: .25rem 1rem; list-style: none; margin: .35rem 0 0; padding: 0; font-size: .9rem; }
+.chart-legend li { display: inline-flex; gap: .35rem; align-items: center; }
+.chart-swatch { width: .9rem; height: .9rem; }
 @media (max-width: 40rem) {
   main { padding: 1rem .75rem 2rem; }
   .top, nav.sections { padding-left: .75rem; padding-right: .75rem; }
@@ -111,6 +140,7 @@ summary { cursor: pointer; color: #0b57d0; }
   table.stack td { border: 0; padding: .25rem .75rem; }
   table.stack td::before { content: attr(data-label) ": "; font-weight: 600; }
   table.stack td.actions::before { content: none; }
+  .chart-card, .candidate { padding: .75rem; }
   .break { overflow-wrap: anywhere; }
 }
 `;

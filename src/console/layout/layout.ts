@@ -2,13 +2,18 @@ import { SCRIPT, STYLESHEET } from '../assets/assets';
 import { ConsoleViewer } from '../http/console-request';
 import { Html, html, HtmlValue } from '../http/html';
 
-/** The sections of the navigation, in its order: the link names decisions.md lists. */
+/**
+ * The sections of the navigation, in its order: the link names decisions.md lists, the settings first, then the
+ * data (Version 5; "Skills" joins between these two with its page).
+ */
 export const SECTIONS = [
   { name: 'API keys', path: '/console/api-keys' },
   { name: 'Webhooks', path: '/console/webhooks' },
   { name: 'Events', path: '/console/events' },
   { name: 'People', path: '/console/people' },
   { name: 'Activity', path: '/console/activity' },
+  { name: 'Employees', path: '/console/employees' },
+  { name: 'Positions', path: '/console/positions' },
 ] as const;
 
 export type SectionName = (typeof SECTIONS)[number]['name'];

@@ -14,6 +14,7 @@ import { ConsoleOrgId, ConsoleRequest, ConsoleViewer, Form, FormFields, Viewer }
 import { consoleWrite } from '../http/console-write';
 import { FlashMessages } from '../http/flash';
 import { sendPage } from '../http/page-response';
+import { pageNumber } from '../http/query';
 import { deleteEndpointPage, deliveryPage, endpointPage, newEndpointPage, webhooksPage } from './webhooks.page';
 
 const WEBHOOKS = '/console/webhooks';
@@ -29,11 +30,6 @@ const ROTATION_OVERLAP_SECONDS = 86_400;
 
 const EndpointId = () => Param('id', new ParseIdPipe('Webhook'));
 const DeliveryId = () => Param('deliveryId', new ParseIdPipe('Webhook delivery'));
-
-/** A page number from the query string; anything else is the first page. */
-function pageNumber(value: unknown): number {
-  return typeof value === 'string' && /^[1-9]\d{0,8}$/.test(value) ? Number(value) : 1;
-}
 
 /**
  * The Webhooks pages: the endpoints, one endpoint with its deliveries, one delivery's detail. Everything goes

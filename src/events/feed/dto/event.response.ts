@@ -4,15 +4,18 @@ import type { Changes } from '../../changes';
 import { FEED_EVENT_NAMES } from '../../domain-events';
 
 /**
- * Who made the change: an API key (`id`: the key's id), the command line (`cli`, no id) or the retention job
- * (`retention`, no id: a leaver's erasure).
+ * Who made the change: an API key (`id`: the key's id), the command line (`cli`, no id), the retention job
+ * (`retention`, no id: a leaver's erasure) or a console person (`console`, `id`: their id; an erasure there).
  */
 @ApiSchema({ name: 'EventActor' })
 export class EventActor {
-  @ApiProperty({ enum: ['api_key', 'cli', 'retention'] })
-  type: 'api_key' | 'cli' | 'retention';
+  @ApiProperty({ enum: ['api_key', 'cli', 'retention', 'console'] })
+  type: 'api_key' | 'cli' | 'retention' | 'console';
 
-  @ApiPropertyOptional({ format: 'uuid', description: "The API key's id; only for type api_key" })
+  @ApiPropertyOptional({
+    format: 'uuid',
+    description: "The API key's id for type api_key, the console person's id for type console",
+  })
   id?: string;
 }
 

@@ -1,0 +1,66 @@
+import { Get, Param, Query, Res } from '@nestjs/common';
+import type { Response } from 'express';
+import { validateItem } from '../../bulk/bulk';
+import { ParseIdPipe } from '../../database/uuid';
+import { ListCandidatesQuery } from '../../positions/dto/list-candidates.query';
+import { ListPositionsQuery } from '../../positions/dto/list-positions.query';
+import { POSITION_STATUSES } from '../../positions/entities/position.entity';
+import { PositionsService } from '../../positions/positions.service';
+import { ConsoleController } from '../http/console-controller.decorator';
+import { ConsoleOrgId, ConsoleViewer, Viewer } from '../http/console-request';
+import { sendPage } from '../http/page-response';
+import { pageFieldsOf, pageNumber } from '../http/query';
+import { positionPage, positionsPage } from './positions.page';
+
+/** Positions on one page of the Positions page. */
+export const POSITIONS_PAGE_SIZE = 50;
+
+/** Candidates on one page of a position's page: the best few, each with a chart. */
+export const CANDIDATES_PAGE_SIZE = 10;
+
+const PositionId = () => Param('id', new ParseIdPipe('Position'));
+
+/**
+ * The Positions pages, read only as the API's: the list (50 a page, filtered by status), and a position with its
+ * required skills, its possible replacements and its best candidates as GET /positions/{id}/candidates ranks
+ * them, each with a bar per required skill. Through PositionsService, so the ranking and the gaps are the API's.
+ */
+@ConsoleController('positions')
+export class PositionsConsoleController {
+  constructor(private readonly positions: PositionsService) {}
+
+  @Get()
+  async list(
+    @ConsoleOrgId() organisationId: string,
+    @Viewer() viewer: ConsoleViewer,
+    @Query('status') statusParameter: unknown,
+    @Query('page') page: unknown,
+    @Res() response: Response,
+  ): Promise<void> {
+    const status = POSITION_STATUSES.find((known) => known === statusParameter);
+    const query = validateItem(ListPositionsQuery, {
+      page: pageNumber(page),
+      limit: POSITIONS_PAGE_SIZE,
+      ...(status === undefined ? {} : { status }),
+    });
+    const positions = await this.positions.list(organisationId, query);
+    sendPage(response, positionsPage(viewer, { positions: positions.items, meta: pageFieldsOf(positions), status }));
+  }
+
+  @Get(':id')
+  async position(
+    @ConsoleOrgId() organisationId: string,
+    @PositionId() id: string,
+    @Query('page') page: unknown,
+    @Viewer() viewer: ConsoleViewer,
+    @Res() response: Response,
+  ): Promise<void> {
+    const position = await this.positions.get(organisationId, id);
+    const query = validateItem(ListCandidatesQuery, { page: pageNumber(page), limit: CANDIDATES_PAGE_SIZE });
+    const candidates = await this.positions.candidates(organisationId, id, query);
+    sendPage(
+      response,
+      positionPage(viewer, position, { candidates: candidates.items, meta: pageFieldsOf(candidates) }),
+    );
+  }
+}
