@@ -14,8 +14,11 @@ import { verifyStandardSignature, WebhookReceiver } from './webhook-receiver';
  * an operator adds a private CA, so they deliver to the smoke's receiver.
  */
 export function smokeEnv(databaseUrl: string): NodeJS.ProcessEnv {
+  // Behind PgBouncer (TEST_PGBOUNCER=true) the migration lock of the command line takes the direct URL, as a server's does.
+  const direct = databaseUrl === process.env.TEST_DATABASE_URL ? process.env.TEST_DATABASE_DIRECT_URL : undefined;
   return {
     DATABASE_URL: databaseUrl,
+    ...(direct && { DATABASE_DIRECT_URL: direct }),
     WEBHOOK_SECRET_KEY: TEST_WEBHOOK_SECRET_KEY,
     WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
     NODE_EXTRA_CA_CERTS: trustedCertificateFile(),
