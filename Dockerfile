@@ -14,12 +14,15 @@ RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json nest-cli.json ./
 COPY src ./src
 # The build copies each feature's SQL function files (src/*/sql/*.sql, nest-cli.json assets) beside its code:
-# start-up applies them, so an image without them must not build.
+# the migrations that create the functions read them, so an image without them must not build.
 RUN npm run build && ls dist/*/sql/*.sql > /dev/null && npm prune --omit=dev --ignore-scripts --no-audit --no-fund
 
 # Run: production dependencies and the build only. They stay owned by root, so the unprivileged
 # node user can read them but not change them; it writes only to /data (the embedded database).
 FROM ${NODE_IMAGE}
+# The release, as package.json and CHANGELOG.md name it (test/e2e/release.e2e-spec.ts holds the three together).
+LABEL org.opencontainers.image.title="skills-service" \
+      org.opencontainers.image.version="5.0.0"
 ENV NODE_ENV=production \
     PORT=3000 \
     DATA_DIR=/data

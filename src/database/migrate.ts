@@ -1,7 +1,7 @@
 import { setTimeout } from 'node:timers/promises';
-import { DataSource, MigrationExecutor, QueryRunner } from 'typeorm';
+import { DataSource, MigrationExecutor, MigrationInterface, QueryRunner } from 'typeorm';
 import { createDataSourceOptions } from './data-source-options';
-import { applySqlFunctions, SQL_FUNCTIONS_ROOT } from './sql-functions';
+import { MIGRATIONS } from './migrations';
 
 /** Any constant shared by every instance: the advisory lock that queues instances migrating one database. */
 const MIGRATION_LOCK_KEY = 7_263_912_540;
@@ -25,14 +25,21 @@ async function takeLock(runner: QueryRunner): Promise<void> {
 }
 
 /**
- * Applies pending migrations, then the SQL function files whose text changed (sql-functions.ts), under a
- * database-wide advisory lock, on one connection of its own and without statement timeouts: instances starting
- * together on an empty database queue here, the first applies each migration and function once, the others find
- * nothing to do. Returns the names applied: the migrations', then the function files' (`ratings/sql/….sql`).
- * `sqlFunctionsRoot`: where the function files are (the code's own, unless a test points elsewhere).
+ * Applies pending migrations under a database-wide advisory lock, on one connection of its own and without
+ * statement timeouts: instances starting together on an empty database queue here, the first applies each migration
+ * once, the others find nothing to do. Returns the names of those applied.
+ *
+ * Every start runs it (decisions.md: pending migrations are applied at start), as do `db migrate`, the tests' global
+ * setup and the bench seed, while instances of the release before may still serve (a rolling update): so a release's
+ * migrations only add what it needs beside what that release uses. A changed SQL function is created under a new
+ * name by the migration that introduces it, never replaced; what only the release before used is dropped by a
+ * migration of the release after this one (docs/adr/0001). `migrations`: the code's own, unless a test gives others.
  */
-export async function migrate(url: string, sqlFunctionsRoot = SQL_FUNCTIONS_ROOT): Promise<string[]> {
-  const dataSource = await new DataSource(createDataSourceOptions(url, 1)).initialize();
+export async function migrate(
+  url: string,
+  migrations: Array<new () => MigrationInterface> = MIGRATIONS,
+): Promise<string[]> {
+  const dataSource = await new DataSource({ ...createDataSourceOptions(url, 1), migrations }).initialize();
   try {
     const runner = dataSource.createQueryRunner();
     try {
@@ -40,9 +47,8 @@ export async function migrate(url: string, sqlFunctionsRoot = SQL_FUNCTIONS_ROOT
       const executor = new MigrationExecutor(dataSource, runner);
       executor.transaction = 'each';
       const applied = await executor.executePendingMigrations();
-      const functions = await applySqlFunctions(runner, sqlFunctionsRoot);
       await runner.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]);
-      return [...applied.map((migration) => migration.name), ...functions];
+      return applied.map((migration) => migration.name);
     } finally {
       await runner.release();
     }

@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { Logger } from 'pino';
 import { requestTraceId } from '../tracing/trace-context';
+import { redactUrl, splitTarget } from '../tracing/url-redaction';
 
 const REQUEST_ID = /^[\w.-]{1,128}$/;
 
@@ -33,11 +34,16 @@ function routeOf(request: IdentifiedRequest): string {
   return typeof path === 'string' ? `${request.baseUrl ?? ''}${path}` : UNMATCHED_ROUTE;
 }
 
-/** How a log line names its request (the access log's fields, and the filter's on a 5xx). */
+/**
+ * How a log line names its request (the access log's fields, and the filter's on a 5xx): its path without the
+ * query, and without a secret the path holds (url-redaction.ts, the rule spans follow too).
+ */
 export function requestFields(request: IdentifiedRequest): { id: string; method?: string; path: string } {
-  const url = request.originalUrl ?? request.url ?? '';
-  const query = url.indexOf('?');
-  return { id: request.id, method: request.method, path: query === -1 ? url : url.slice(0, query) };
+  return {
+    id: request.id,
+    method: request.method,
+    path: redactUrl(splitTarget(request.originalUrl ?? request.url ?? '')).path,
+  };
 }
 
 /**

@@ -6,6 +6,7 @@ import type * as HttpInstrumentation from '@opentelemetry/instrumentation-http';
 import type * as PgInstrumentation from '@opentelemetry/instrumentation-pg';
 import type * as SdkNode from '@opentelemetry/sdk-node';
 import { useTracing } from './trace-context';
+import { redactUrl, splitTarget } from './url-redaction';
 
 /**
  * Imported first by main.ts, before anything that loads http, express or pg: with OTEL_EXPORTER_OTLP_ENDPOINT
@@ -28,14 +29,33 @@ function startTracing(): void {
   const sdk = new NodeSDK({
     serviceName: process.env.OTEL_SERVICE_NAME ?? 'skills-service',
     traceExporter: new OTLPTraceExporter(),
-    // A search may be a person's name or email (decisions.md, "Data protection"): its value is not exported.
-    instrumentations: [new Http({ redactedQueryParamsServer: SEARCH_PARAMETERS }), new Express(), new Pg()],
+    instrumentations: [
+      new Http({
+        // A search may be a person's name or email (decisions.md, "Data protection"): its value is not exported.
+        redactedQueryParamsServer: SEARCH_PARAMETERS,
+        // Attributes the hook answers replace the instrumentation's own: a secret in the URL (url-redaction.ts,
+        // the access log's rule too) never reaches `url.path` or `url.query`.
+        startIncomingSpanHook: (request) => secretFreeUrlAttributes(request.url ?? ''),
+      }),
+      new Express(),
+      new Pg(),
+    ],
   });
   sdk.start();
   useTracing(
     () => trace.getActiveSpan()?.spanContext().traceId,
     () => sdk.shutdown(),
   );
+}
+
+/** `url.path` and `url.query` where redactUrl takes a secret out of them; nothing else, so the others stand. */
+function secretFreeUrlAttributes(target: string): Record<string, string> {
+  const url = splitTarget(target);
+  const shown = redactUrl(url);
+  const attributes: Record<string, string> = {};
+  if (shown.path !== url.path) attributes['url.path'] = shown.path;
+  if (shown.query !== undefined && shown.query !== url.query) attributes['url.query'] = shown.query;
+  return attributes;
 }
 
 if (process.env.OTEL_EXPORTER_OTLP_ENDPOINT) startTracing();

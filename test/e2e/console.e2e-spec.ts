@@ -253,13 +253,11 @@ describe('people', () => {
     expect(link).toMatch(/^http:\/\/console\.test\/console\/welcome\/[\w-]{43}$/);
     // Shown once: the next view has no link.
     expect((await admin.agent.get('/console/people').expect(200)).text).not.toContain('Welcome link');
-    await request(app.getHttpServer()).get(welcomePath(link!)).expect(200);
-    await request(app.getHttpServer()).post(welcomePath(link!)).type('form').send({ password: 'short' }).expect(400);
-    await request(app.getHttpServer())
-      .post(welcomePath(link!))
-      .type('form')
-      .send({ password: TEST_PASSWORD })
-      .expect(303);
+    const browser = request.agent(app.getHttpServer());
+    await browser.get(welcomePath(link!)).expect(303).expect('Location', '/console/welcome');
+    expect((await browser.get('/console/welcome').expect(200)).text).toContain(email);
+    await browser.post('/console/welcome').type('form').send({ password: 'short' }).expect(400);
+    await browser.post('/console/welcome').type('form').send({ password: TEST_PASSWORD }).expect(303);
     await request(app.getHttpServer()).get(welcomePath(link!)).expect(404);
     await request(app.getHttpServer())
       .post(welcomePath(link!))

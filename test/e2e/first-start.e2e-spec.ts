@@ -73,19 +73,26 @@ describe('first start on the embedded database', () => {
     const server = await start({ DATA_DIR: freshCopy() });
     const [, , , port, link] = await server.waitFor(KEY_BLOCK);
     expect(link).toMatch(new RegExp(`^http://localhost:${port}/console/welcome/`));
-    const welcome = `http://127.0.0.1:${server.port}${new URL(link).pathname}`;
-    const page = await fetch(welcome);
+    const origin = `http://127.0.0.1:${server.port}`;
+    // The link's token moves into a cookie, and the browser to the form's URL without it.
+    const opened = await fetch(`${origin}${new URL(link).pathname}`, { redirect: 'manual' });
+    expect([opened.status, opened.headers.get('location')]).toEqual([303, '/console/welcome']);
+    const welcome = { Cookie: opened.headers.get('set-cookie')!.split(';')[0] };
+    const page = await fetch(`${origin}/console/welcome`, { headers: welcome });
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('admin@localhost');
-    const chosen = await fetch(welcome, {
+    const chosen = await fetch(`${origin}/console/welcome`, {
       method: 'POST',
-      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      headers: { ...welcome, 'Content-Type': 'application/x-www-form-urlencoded' },
       body: 'password=the+first+admin+password',
       redirect: 'manual',
     });
     expect(chosen.status).toBe(303);
-    const cookie = chosen.headers.get('set-cookie')!.split(';')[0];
-    const people = await fetch(`http://127.0.0.1:${server.port}/console/people`, { headers: { Cookie: cookie } });
+    const session = chosen.headers
+      .getSetCookie()
+      .map((cookie) => cookie.split(';')[0])
+      .find((cookie) => cookie.startsWith('console_session='));
+    const people = await fetch(`${origin}/console/people`, { headers: { Cookie: session! } });
     expect(people.status).toBe(200);
     const text = await people.text();
     expect(text).toContain('<span class="organisation">Default</span>');

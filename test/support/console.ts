@@ -30,8 +30,18 @@ export async function consolePerson(
   const email = `${name}-${Math.random().toString(36).slice(2)}@example.com`;
   const { person, link } = await app.get(PeopleService).invite(organisationId, { email, role }, { who: 'cli' });
   const agent = request.agent(app.getHttpServer());
-  await agent.post(welcomePath(link)).type('form').send({ password: TEST_PASSWORD }).expect(303);
+  const chosen = await chooseWelcomePassword(agent, link, TEST_PASSWORD);
+  if (chosen.status !== 303) throw new Error(`choosing a password answered ${chosen.status}: ${chosen.text}`);
   return { id: person.id, email, password: TEST_PASSWORD, agent };
+}
+
+/**
+ * Follows a welcome link as a browser does (its token moves into a cookie, 303 to /console/welcome) and sends
+ * the password form there: the answer to that POST.
+ */
+export async function chooseWelcomePassword(agent: Agent, link: string, password: string) {
+  await agent.get(welcomePath(link)).expect(303).expect('Location', '/console/welcome');
+  return agent.post('/console/welcome').type('form').send({ password });
 }
 
 /** Signs in with email and password on a fresh agent; answers the agent and the response. */

@@ -17,6 +17,13 @@ export interface ServerProcess {
 
 const ROOT = join(__dirname, '..', '..');
 
+/** Where a process runs from: `build`, the directory of main.js and cli.js (the run's build unless another release's). */
+export interface ProcessOptions {
+  cwd?: string;
+  timeoutMs?: number;
+  build?: string;
+}
+
 /**
  * Runs the built server (`node dist/main.js`, as `npm start` does, from the run's build) on `port` or a
  * free one, and resolves once /health/live answers; rejects with its output if it exits first or takes
@@ -24,7 +31,7 @@ const ROOT = join(__dirname, '..', '..');
  */
 export async function startServer(
   env: NodeJS.ProcessEnv,
-  options: { cwd?: string; timeoutMs?: number; port?: number } = {},
+  options: ProcessOptions & { port?: number } = {},
 ): Promise<ServerProcess> {
   const port = options.port ?? (await freePort());
   return startMain(env, port, options, 'answer /health/live', () => isLive(port));
@@ -48,15 +55,15 @@ export async function startWorkerProcess(
 async function startMain(
   env: NodeJS.ProcessEnv,
   port: number,
-  options: { cwd?: string; timeoutMs?: number },
+  options: ProcessOptions,
   readiness: string,
   isReady: (stdout: string) => boolean | Promise<boolean>,
 ): Promise<ServerProcess> {
-  const { cwd = ROOT, timeoutMs = 45_000 } = options;
+  const { cwd = ROOT, timeoutMs = 45_000, build = testBuildDir() } = options;
   // A run through PgBouncer (TEST_PGBOUNCER=true): a server on the test database gets its direct URL too.
   const direct = process.env.TEST_DATABASE_DIRECT_URL;
   if (direct && env.DATABASE_URL === process.env.TEST_DATABASE_URL) env = { DATABASE_DIRECT_URL: direct, ...env };
-  const child = spawn(process.execPath, [join(testBuildDir(), 'main.js')], {
+  const child = spawn(process.execPath, [join(build, 'main.js')], {
     cwd,
     env: { PATH: process.env.PATH, LOG_LEVEL: 'info', ...env, PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -104,9 +111,11 @@ async function startMain(
 export function runCliProcess(
   args: string[],
   env: NodeJS.ProcessEnv,
+  options: Pick<ProcessOptions, 'cwd' | 'build'> = {},
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [join(testBuildDir(), 'cli.js'), ...args], {
-    cwd: ROOT,
+  const { cwd = ROOT, build = testBuildDir() } = options;
+  const child = spawn(process.execPath, [join(build, 'cli.js'), ...args], {
+    cwd,
     env: { PATH: process.env.PATH, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -10,11 +10,18 @@ import { PeopleService } from '../people/people.service';
 import { SsoRefusedError, SsoService } from '../sso/sso.service';
 import { continueWithProviderPage, REFUSED_MESSAGE, signInPage } from './sign-in.page';
 import { SignInService } from './sign-in.service';
+import { WELCOME_PATH } from './welcome-cookie';
 import { welcomePage } from './welcome.page';
 
 const UNKNOWN_WELCOME_LINK = messagePage(
   'This welcome link does not work',
   'It was used already, has expired (after 72 hours) or was replaced by a newer one. Ask an admin for a new link.',
+);
+
+const OPEN_WELCOME_LINK_AGAIN = messagePage(
+  'Open your welcome link again',
+  'This page works for 15 minutes after you open your welcome link, in the browser you opened it in. The link ' +
+    'itself works for 72 hours, until a password is chosen with it.',
 );
 
 /** Where a person lands after signing in. */
@@ -106,32 +113,76 @@ export class SignInController {
     seeOther(response, '/console/sign-in');
   }
 
+  /**
+   * A welcome link: its token moves into a sealed cookie and the browser to the form's URL, without it (303), so
+   * neither the access log, a span, the browser's history nor a Referer holds the token. The link stays unspent.
+   */
   @ConsolePublic()
   @Get('welcome/:token')
-  async welcome(@Param('token') token: string, @Res() response: Response): Promise<void> {
-    const person = await this.signIn.welcomed(token).catch((error: unknown) => {
-      if (error instanceof NotFoundError) return null;
-      throw error;
-    });
-    if (!person) return sendPage(response, UNKNOWN_WELCOME_LINK, { status: 404 });
-    sendPage(response, welcomePage(token, person.email, person.organisationName));
+  async welcome(
+    @Param('token') token: string,
+    @Req() request: ConsoleRequest,
+    @Res() response: Response,
+  ): Promise<void> {
+    if (!(await this.welcomedOrNull(token))) return sendPage(response, UNKNOWN_WELCOME_LINK, { status: 404 });
+    this.signIn.keepWelcomeToken(token, request, response);
+    seeOther(response, WELCOME_PATH);
   }
 
   @ConsolePublic()
-  @Post('welcome/:token')
+  @Get('welcome')
+  async welcomeForm(@Req() request: ConsoleRequest, @Res() response: Response): Promise<void> {
+    const token = this.signIn.keptWelcomeToken(request);
+    if (token === undefined) return sendPage(response, OPEN_WELCOME_LINK_AGAIN, { status: 404 });
+    const person = await this.welcomedOrNull(token);
+    if (!person) return sendPage(response, UNKNOWN_WELCOME_LINK, { status: 404 });
+    sendPage(response, welcomePage(person.email, person.organisationName));
+  }
+
+  @ConsolePublic()
+  @Post('welcome')
   async choosePassword(
+    @Req() request: ConsoleRequest,
+    @Form() form: FormFields,
+    @Res() response: Response,
+  ): Promise<void> {
+    const token = this.signIn.keptWelcomeToken(request);
+    if (token === undefined) return sendPage(response, OPEN_WELCOME_LINK_AGAIN, { status: 404 });
+    await this.choose(token, form, request, response);
+  }
+
+  /**
+   * Deprecated, removed in 6.0.0: where the form of 4.0.0 posts (the token in the path), so a page an instance of
+   * 4.0.0 served still works during a rolling update. The access log and spans redact the token here too.
+   */
+  @ConsolePublic()
+  @Post('welcome/:token')
+  async choosePasswordAtLink(
     @Param('token') token: string,
     @Req() request: ConsoleRequest,
     @Form() form: FormFields,
     @Res() response: Response,
   ): Promise<void> {
+    await this.choose(token, form, request, response);
+  }
+
+  /** Spends the link and signs the person in; a password the rules refuse shows the form again, the token kept. */
+  private async choose(token: string, form: FormFields, request: ConsoleRequest, response: Response): Promise<void> {
     try {
       await this.signIn.choosePassword(token, form.text('password'), request, response);
       seeOther(response, HOME);
     } catch (error) {
       if (!(error instanceof AppError) || error.status !== 400) throw error;
       const person = await this.signIn.welcomed(token);
-      sendPage(response, welcomePage(token, person.email, person.organisationName, error.message), { status: 400 });
+      this.signIn.keepWelcomeToken(token, request, response);
+      sendPage(response, welcomePage(person.email, person.organisationName, error.message), { status: 400 });
     }
+  }
+
+  private welcomedOrNull(token: string) {
+    return this.signIn.welcomed(token).catch((error: unknown) => {
+      if (error instanceof NotFoundError) return null;
+      throw error;
+    });
   }
 }

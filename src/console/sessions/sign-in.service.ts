@@ -4,12 +4,14 @@ import { Database } from '../../database/database';
 import { NotFoundError } from '../../errors/errors';
 import { ActivityService, actorOf } from '../activity/activity.service';
 import { ConsoleRequest } from '../http/console-request';
+import { ConsoleSealer } from '../http/sealer';
 import { ConsoleUsersRepository, SignInCandidate } from '../people/console-users.repository';
 import { welcomeTokenHash } from '../people/people.service';
 import { SsoService } from '../sso/sso.service';
 import { checkPasswordLength, decoyPasswordHash, hashPassword, verifyPassword } from './password';
 import { SessionsRepository } from './sessions.repository';
 import { SessionsService } from './sessions.service';
+import { forgetWelcomeToken, keepWelcomeToken, keptWelcomeToken } from './welcome-cookie';
 
 /** Failed sign-ins for an email within this window lock it (decisions.md, "Signing in"). */
 export const LOCKOUT_WINDOW_MS = 15 * 60_000;
@@ -39,6 +41,7 @@ export class SignInService {
     private readonly sso: SsoService,
     private readonly activity: ActivityService,
     private readonly database: Database,
+    private readonly sealer: ConsoleSealer,
   ) {}
 
   async withPassword(
@@ -86,9 +89,20 @@ export class SignInService {
     return person;
   }
 
+  /** A welcome link's first visit: its token goes into a sealed cookie (welcome-cookie.ts), the link stays unspent. */
+  keepWelcomeToken(token: string, request: ConsoleRequest, response: Response): void {
+    keepWelcomeToken(this.sealer, token, request, response);
+  }
+
+  /** The welcome link's token the request's cookie keeps, while fresh. */
+  keptWelcomeToken(request: ConsoleRequest): string | undefined {
+    return keptWelcomeToken(this.sealer, request);
+  }
+
   /**
    * Spends a welcome link: the person's password becomes `password`, their other sessions end, and they are
-   * signed in. A link is single use: two tabs submitting at once get one password and one 404.
+   * signed in; the cookie that kept the token goes. A link is single use: two tabs submitting at once get one
+   * password and one 404.
    */
   async choosePassword(token: string, password: string, request: ConsoleRequest, response: Response): Promise<void> {
     const person = await this.welcomed(token);
@@ -107,6 +121,7 @@ export class SignInService {
       );
     });
     await this.sessionRows.clearFailedSignIns(person.email);
+    forgetWelcomeToken(request, response);
     await this.start(person, 'welcome link', request, response);
   }
 

@@ -25,6 +25,7 @@ import { DeliveryResponse1763764700000 } from './1763764700000-delivery-response
 import { InsertEmployeesConflicts1763764750000 } from './1763764750000-insert-employees-conflicts';
 import { Privacy1763764800000 } from './1763764800000-privacy';
 import { ClaimOwner1763764900000 } from './1763764900000-claim-owner';
+import { Release4SqlFunctions1763765600000 } from './1763765600000-release-4-sql-functions';
 
 /** Every migration in order; listed rather than globbed so ts-node, Jest and dist load the same set. */
 export const MIGRATIONS = [
@@ -55,4 +56,5 @@ export const MIGRATIONS = [
   InsertEmployeesConflicts1763764750000,
   Privacy1763764800000,
   ClaimOwner1763764900000,
+  Release4SqlFunctions1763765600000,
 ];
