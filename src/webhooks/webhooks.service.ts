@@ -77,9 +77,9 @@ export class WebhooksService {
     return { deleted: true };
   }
 
-  /** One endpoint, never its secret. */
-  async get(organisationId: string, id: string): Promise<WebhookResponse> {
-    return toWebhookResponse(await this.findEndpoint(organisationId, id));
+  /** One endpoint, never its secret; with `manager`, read in that transaction. */
+  async get(organisationId: string, id: string, manager?: EntityManager): Promise<WebhookResponse> {
+    return toWebhookResponse(await this.findEndpoint(organisationId, id, manager));
   }
 
   /** An endpoint's deliveries, newest first; `filter.failedOnly` keeps the failed and refused ones (the console). */

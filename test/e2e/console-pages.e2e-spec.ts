@@ -10,7 +10,10 @@ import { PaginationQuery } from '../../src/pagination/pagination';
 import { WebhooksService } from '../../src/webhooks/webhooks.service';
 import { createTenant, createTestApp, dataSourceOf, TestTenant } from '../support/app';
 import { Agent, consolePerson, ConsolePerson } from '../support/console';
+import { HangingReceiver } from '../support/hanging-receiver';
+import { createEmployee } from '../support/people.factory';
 import { testCertificate, TrustCertificateModule } from '../support/tls';
+import { waitUntil } from '../support/wait-until';
 import { WebhookReceiver } from '../support/webhook-receiver';
 
 let app: NestExpressApplication;
@@ -308,6 +311,61 @@ describe('webhooks', () => {
     await admin.agent.get(`/console/webhooks/${id}`).expect(200);
     const deliveries = await app.get(WebhooksService).listDeliveries(tenant.organisationId, id, pageOf(1));
     expect(deliveries.items).toHaveLength(1);
+  });
+
+  /**
+   * Issue 45: the console's changes to an endpoint while a dispatching app's send to it is in flight (its
+   * receiver holds the request open). On the embedded database an app's pool is one connection: the delete read
+   * the endpoint outside its own transaction, which held that connection, and answered 503 once
+   * DATABASE_TIMEOUT_MS had passed.
+   */
+  describe('with a delivery in flight', () => {
+    let dispatching: NestExpressApplication;
+    let hanging: HangingReceiver;
+
+    beforeAll(async () => {
+      // Sends time out long after the test: the delivery stays in flight until the receiver stops.
+      dispatching = await createTestApp({ webhookTimeoutMs: 120_000 }, [TrustCertificateModule.of(certificate)], {
+        dispatch: true,
+      });
+      hanging = await new HangingReceiver(certificate).start();
+    });
+    afterAll(async () => {
+      await hanging.stop();
+      await dispatching.close();
+    });
+
+    it('rotates the secret, redelivers and deletes (303), and answers 404 for another organisation', async () => {
+      const own = await createTenant(dispatching, 'In flight');
+      const person = await consolePerson(dispatching, own.organisationId, 'admin');
+      const other = await createTenant(dispatching, 'Stranger');
+      const stranger = await consolePerson(dispatching, other.organisationId, 'admin');
+      const webhooks = dispatching.get(WebhooksService);
+      const url = hanging.url('/in-flight');
+      await submit(person.agent, '/console/webhooks', { url, events: 'employee.created' });
+      const [endpoint] = await webhooks.list(own.organisationId);
+      await createEmployee(dispatching, own);
+      await waitUntil(() => hanging.deliveries.length === 1, 'the receiver holds the delivery open');
+      const pending = async () =>
+        (await webhooks.listDeliveries(own.organisationId, endpoint.id, pageOf(1))).items.filter(
+          (delivery) => delivery.status === 'pending',
+        );
+      const [inFlight] = await pending();
+
+      const base = `/console/webhooks/${endpoint.id}`;
+      const redeliver = `${base}/deliveries/${inFlight.deliveryId}/redeliver`;
+      for (const path of [`${base}/rotate-secret`, redeliver, `${base}/delete`]) {
+        await stranger.agent.post(path).expect(404);
+      }
+      expect(await pending()).toEqual([inFlight]);
+      expect((await submit(person.agent, `${base}/rotate-secret`, {})).text).toContain('Secret rotated.');
+      expect((await submit(person.agent, redeliver, {})).text).toContain('Redelivery queued');
+      // Still in flight: the receiver has answered nothing.
+      expect((await pending()).map((delivery) => delivery.deliveryId)).toContain(inFlight.deliveryId);
+      expect((await submit(person.agent, `${base}/delete`, {})).text).toContain(`Deleted ${url}`);
+      await person.agent.get(base).expect(404);
+      expect(await webhooks.list(own.organisationId)).toEqual([]);
+    });
   });
 });
 

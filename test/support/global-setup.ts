@@ -1,17 +1,18 @@
-import { mkdtempSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Config } from 'jest';
 import { Client } from 'pg';
-import { startEmbeddedDatabase } from '../../src/database/embedded-database';
 import { migrate } from '../../src/database/migrate';
 import { buildForTests } from './build';
+import { startEmbeddedTestDatabases } from './embedded-test-databases';
 import { PgBouncer, pgbouncerBinary, startPgBouncer } from './pgbouncer';
 import { has, REQUIREMENTS_ENV } from './requirements';
 import { shareTestCertificate } from './tls';
-import { startTransactionPooler } from './transaction-pooler';
-import { BASE_DATABASE_ENV, BASE_DIRECT_DATABASE_ENV, workerDatabaseUrl } from './worker-database';
+import {
+  BASE_DATABASE_ENV,
+  BASE_DIRECT_DATABASE_ENV,
+  EMBEDDED_DATABASES_ENV,
+  workerDatabaseUrl,
+} from './worker-database';
 
 interface RunState {
   embeddedTestDatabase?: { close(): Promise<void> };
@@ -24,7 +25,8 @@ interface RunState {
  * Picks the database for the whole run and migrates it once: TEST_DATABASE_URL, else a database of
  * this run's own on a local PostgreSQL (dropped afterwards, so parallel runs never meet), else the
  * embedded database in a temporary directory. A server's database is dropped and made anew first,
- * and only when its name says "test"; each worker then gets a copy of its own (worker-database.ts).
+ * and only when its name says "test"; each worker then gets a copy of its own (worker-database.ts),
+ * and on the embedded database an embedded database of its own (embedded-test-databases.ts).
  * Also builds the server once for the tests that run it as a process, and notes which servers
  * (PostgreSQL, Redis) the run can reach.
  */
@@ -38,27 +40,20 @@ export default async function globalSetup(globalConfig: Config): Promise<void> {
   }
   if (url) {
     await recreateDatabase(url);
+    await migrate(url);
     process.env[REQUIREMENTS_ENV.postgres] = 'true';
   } else {
-    // PGlite is one session: one connection, shared by every client of the run through the pooler.
-    const dataDir = mkdtempSync(join(tmpdir(), 'skills-test-'));
-    const embedded = await startEmbeddedDatabase(dataDir);
-    const pooler = await startTransactionPooler(embedded.url);
-    run.embeddedTestDatabase = {
-      close: async () => {
-        await pooler.close();
-        await embedded.close();
-        rmSync(dataDir, { recursive: true, force: true });
-      },
-    };
-    url = pooler.url;
+    // PGlite is one session: each app gets one connection, and a worker's clients take turns through its pooler.
+    const embedded = await startEmbeddedTestDatabases(Number(globalConfig.maxWorkers ?? 1));
+    run.embeddedTestDatabase = embedded;
+    url = embedded.urls[0];
+    process.env[EMBEDDED_DATABASES_ENV] = embedded.urls.join(' ');
     process.env.TEST_DATABASE_POOL_SIZE = '1';
   }
   process.env.TEST_DATABASE_URL = url;
   const redis = new URL(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
   if (await isListening(redis.hostname, Number(redis.port || 6379))) process.env[REQUIREMENTS_ENV.redis] = 'true';
 
-  await migrate(url);
   if (has('postgres')) {
     run.workerDatabases = [];
     for (let worker = 1; worker <= Number(globalConfig.maxWorkers ?? 1); worker++) {

@@ -57,10 +57,7 @@ export function shareTestCertificate(): void {
   process.env[CERTIFICATE_ENV.cert] = certificate.cert;
 }
 
-/**
- * The run's one receiver certificate. One for every file: on the embedded database, files running at once
- * share a database, and a dispatcher of one may send another's delivery; it must trust that receiver too.
- */
+/** The run's one receiver certificate, made once by the global setup for every file. */
 export function testCertificate(): TestCertificate {
   const key = process.env[CERTIFICATE_ENV.key];
   const cert = process.env[CERTIFICATE_ENV.cert];

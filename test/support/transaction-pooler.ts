@@ -2,8 +2,8 @@ import { createServer, Server, Socket } from 'node:net';
 
 /**
  * A transaction pooler in front of the embedded test database, in the manner of PgBouncer's transaction
- * mode. PGlite is one session, reached through one connection; but a test run has many clients at once
- * (two Jest workers, several apps per file, the CLI in-process, dispatchers polling). pglite-socket's own
+ * mode. PGlite is one session, reached through one connection; but a Jest worker has many clients at once
+ * (several apps per file, the CLI in-process, dispatchers polling). pglite-socket's own
  * multiplexer interleaves clients message by message, so one client's Bind meets another's Parse
  * ("portal does not exist"). Here each client gets the one upstream connection from its first message to
  * the ReadyForQuery that leaves no transaction open, and the others wait their turn.

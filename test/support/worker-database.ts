@@ -14,11 +14,20 @@ export function workerDatabaseUrl(baseUrl: string, workerId: string): string {
   return url.toString();
 }
 
-/** Points this worker at its own copy of the run's database; a no-op on the embedded database (one session). */
+/** Set on the embedded database: the URL of each worker's own (embedded-test-databases.ts), in worker order. */
+export const EMBEDDED_DATABASES_ENV = 'TEST_EMBEDDED_DATABASE_URLS';
+
+/** Points this worker at its own copy of the run's database, or at its own embedded database. */
 export function useWorkerDatabase(): void {
   const base = process.env[BASE_DATABASE_ENV];
   const worker = process.env.JEST_WORKER_ID ?? '1';
   if (base) process.env.TEST_DATABASE_URL = workerDatabaseUrl(base, worker);
+  const embedded = process.env[EMBEDDED_DATABASES_ENV]?.split(' ');
+  if (embedded) {
+    const url = embedded[Number(worker) - 1];
+    if (!url) throw new Error(`Jest worker ${worker} has no embedded database: the run made ${embedded.length}`);
+    process.env.TEST_DATABASE_URL = url;
+  }
   const direct = process.env[BASE_DIRECT_DATABASE_ENV];
   if (direct) process.env.TEST_DATABASE_DIRECT_URL = workerDatabaseUrl(direct, worker);
 }

@@ -180,7 +180,8 @@ export class WebhooksConsoleController {
   ): Promise<void> {
     await this.flash.changeThenSeeOther(request, response, WEBHOOKS, async () => {
       const url = await this.database.transaction(async (manager) => {
-        const endpoint = await this.webhooks.get(organisationId, id);
+        // Read in the transaction: the embedded database's pool has one connection, which the transaction holds.
+        const endpoint = await this.webhooks.get(organisationId, id, manager);
         await this.webhooks.remove(organisationId, id, manager);
         await this.activity.recordBy(request, 'endpoint deleted', endpoint.url, manager);
         return endpoint.url;
