@@ -130,20 +130,15 @@ export class SkillsRepository {
     return this.findOne(organisationId, id, true, manager);
   }
 
-  /** The organisation's skills with these lower-cased names, by lower-cased name. */
-  async findByLowerNames(
-    organisationId: string,
-    lowerNames: string[],
-    manager?: EntityManager,
-  ): Promise<Map<string, Skill>> {
-    if (lowerNames.length === 0) return new Map();
-    const skills = await this.database
+  /** The organisation's skills with these ids (as SkillResolver answers them). */
+  async findByIds(organisationId: string, ids: string[], manager?: EntityManager): Promise<Skill[]> {
+    if (ids.length === 0) return [];
+    return this.database
       .manager(manager)
       .createQueryBuilder(Skill, 'skill')
       .where('skill.organisation_id = :organisationId', { organisationId })
-      .andWhere('lower(skill.name) = ANY(:lowerNames)', { lowerNames })
+      .andWhere('skill.id = ANY(:ids)', { ids })
       .getMany();
-    return new Map(skills.map((skill) => [skill.name.toLowerCase(), skill]));
   }
 
   /** The number of active employees (leftAt null) linked to the skill. */
