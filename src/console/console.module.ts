@@ -6,9 +6,6 @@ import { PrivacyModule } from '../privacy/privacy.module';
 import { RatingsModule } from '../ratings/ratings.module';
 import { WebhooksModule } from '../webhooks/webhooks.module';
 import { ActivityController } from './activity/activity.controller';
-import { ActivityRepository } from './activity/activity.repository';
-import { ActivityService } from './activity/activity.service';
-import { ApiKeyActivityListener } from './activity/api-key-activity.listener';
 import { ApiKeysController } from './api-keys/api-keys.controller';
 import { AssetsController } from './assets/assets.controller';
 import { ConsoleRetentionStep } from './console.retention';
@@ -51,8 +48,8 @@ export interface ConsoleModuleOptions {
 }
 
 /**
- * The console (Settings in a browser): people, sessions, single sign-on, the activity log and the pages. Its
- * services work with the pages off too (the command line invites people; key changes still go into the log).
+ * The console (Settings in a browser): people, sessions, single sign-on and the pages. Its services work with the
+ * pages off too (the command line invites people); the activity log is audit/'s.
  */
 @Module({})
 export class ConsoleModule {
@@ -74,12 +71,9 @@ export class ConsoleModule {
         SignInService,
         SsoRepository,
         SsoService,
-        ActivityRepository,
-        ActivityService,
-        ApiKeyActivityListener,
         ConsoleRetentionStep,
       ],
-      exports: [ActivityService, PeopleService, SsoService],
+      exports: [PeopleService, SsoService],
     };
   }
 }

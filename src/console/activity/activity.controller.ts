@@ -1,16 +1,16 @@
 import { Get, Query, Res } from '@nestjs/common';
 import type { Response } from 'express';
+import { ActivityLog } from '../../audit/activity-log';
 import { isUuid } from '../../database/uuid';
 import { ConsoleController } from '../http/console-controller.decorator';
 import { ConsoleOrgId, ConsoleViewer, Viewer } from '../http/console-request';
 import { sendPage } from '../http/page-response';
 import { activityPage } from './activity.page';
-import { ActivityService } from './activity.service';
 
 /** The Activity page: the organisation's log, newest first, 50 a page, "Older" and "Newer". */
 @ConsoleController('activity')
 export class ActivityController {
-  constructor(private readonly activity: ActivityService) {}
+  constructor(private readonly activity: ActivityLog) {}
 
   @Get()
   async list(

@@ -1,9 +1,9 @@
+import { ActivityPage } from '../../audit/activity-log';
+import { ActivityEntry } from '../../audit/activity.repository';
 import { ConsoleViewer } from '../http/console-request';
 import { Html, html } from '../http/html';
 import { formatTime } from '../layout/format';
 import { signedInPage } from '../layout/layout';
-import { ActivityEntry } from './activity.repository';
-import { ActivityPage } from './activity.service';
 
 function entryRow(entry: ActivityEntry): Html {
   return html`<tr>

@@ -3,10 +3,10 @@ import type { Response } from 'express';
 import { ApiKeysService } from '../../auth/api-keys.service';
 import { ParseIdPipe } from '../../database/uuid';
 import { NotFoundError, ValidationError } from '../../errors/errors';
-import { actorOf } from '../activity/activity.service';
 import { ConsoleController } from '../http/console-controller.decorator';
 import { requireAdmin } from '../http/console-errors';
 import { ConsoleOrgId, ConsoleRequest, ConsoleViewer, Form, FormFields, Viewer } from '../http/console-request';
+import { consoleActor } from '../http/console-write';
 import { FlashMessages } from '../http/flash';
 import { sendPage } from '../http/page-response';
 import { apiKeysPage, EXPIRY_DAYS, newApiKeyPage, revokeKeyPage } from './api-keys.page';
@@ -74,7 +74,7 @@ export class ApiKeysController {
             scopes: form.all('scopes'),
             expiresAt: expiryOf(form.text('expires'), new Date()),
           },
-          actorOf(request),
+          consoleActor(request),
         );
         return {
           notice: `Created ${key.name ?? key.id} (${key.scopes.join(', ')}).`,
@@ -106,7 +106,7 @@ export class ApiKeysController {
     @Res() response: Response,
   ): Promise<void> {
     await this.flash.changeThenSeeOther(request, response, API_KEYS, async () => {
-      await this.apiKeys.revokeInOrganisation(organisationId, id, actorOf(request));
+      await this.apiKeys.revokeInOrganisation(organisationId, id, consoleActor(request));
       return { notice: 'Revoked. Requests with the key are refused within seconds, on every instance.' };
     });
   }

@@ -1,15 +1,11 @@
 import { Get, Param, Post, Query, Req, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { validateItem } from '../../bulk/bulk';
-import { Database } from '../../database/database';
 import { ParseIdPipe } from '../../database/uuid';
 import { ListEmployeesQuery } from '../../employees/dto/list-employees.query';
-import { EmployeesRepository } from '../../employees/employees.repository';
 import { EmployeesService } from '../../employees/employees.service';
-import { ValidationError } from '../../errors/errors';
 import { PrivacyService } from '../../privacy/privacy.service';
 import { RatingsRepository } from '../../ratings/ratings.repository';
-import { ActivityService } from '../activity/activity.service';
 import { ConsoleController } from '../http/console-controller.decorator';
 import { requireAdmin } from '../http/console-errors';
 import { OpenToViewers } from '../http/console-metadata';
@@ -41,11 +37,8 @@ const EmployeeId = () => Param('id', new ParseIdPipe('Employee'));
 export class EmployeesConsoleController {
   constructor(
     private readonly employees: EmployeesService,
-    private readonly employeeRecords: EmployeesRepository,
     private readonly ratings: RatingsRepository,
     private readonly privacy: PrivacyService,
-    private readonly activity: ActivityService,
-    private readonly database: Database,
     private readonly flash: FlashMessages,
   ) {}
 
@@ -110,8 +103,7 @@ export class EmployeesConsoleController {
     @Req() request: ConsoleRequest,
     @Res() response: Response,
   ): Promise<void> {
-    const data = await this.privacy.personalData(organisationId, id);
-    await this.activity.recordBy(request, 'personal data exported', id);
+    const data = await this.privacy.exportPersonalData(organisationId, id, consoleWrite(request));
     const body = Buffer.from(JSON.stringify(data, null, 2), 'utf8');
     response.status(200);
     response.setHeader('Content-Type', 'application/json; charset=utf-8');
@@ -134,11 +126,7 @@ export class EmployeesConsoleController {
     sendPage(response, eraseEmployeePage(viewer, employee, this.flash.take(request, response)));
   }
 
-  /**
-   * "Erase": only when the personnel number typed is the employee's, checked under the lock the erasure takes
-   * anyway, in its transaction; the activity entry commits with the erasure. It names the employee by id only:
-   * the log is kept 400 days, and must not keep what was just erased.
-   */
+  /** "Erase": only when the personnel number typed is the employee's (PrivacyService.erase checks it). */
   @Post(':id/erase')
   async erase(
     @ConsoleOrgId() organisationId: string,
@@ -152,16 +140,8 @@ export class EmployeesConsoleController {
       response,
       EMPLOYEES,
       async () => {
-        await this.database.transaction(async (manager) => {
-          const employee = await this.employeeRecords.findForUpdate(organisationId, id, manager);
-          if (form.text('personnelNumber').trim() !== employee.personnelNumber) {
-            throw ValidationError.forField(
-              'personnelNumber',
-              'That is not the employee’s personnel number: nothing was erased.',
-            );
-          }
-          await this.privacy.erase(organisationId, id, consoleWrite(request, manager));
-          await this.activity.recordBy(request, 'employee erased', id, manager);
+        await this.privacy.erase(organisationId, id, consoleWrite(request), {
+          personnelNumber: form.text('personnelNumber'),
         });
         return { notice: `Erased employee ${id}: their personal data is gone for good.` };
       },

@@ -1,8 +1,8 @@
 import { Get, Param, Post, Req, Res } from '@nestjs/common';
 import type { Response } from 'express';
-import { actorOf } from '../activity/activity.service';
 import { ConsoleController } from '../http/console-controller.decorator';
 import { ConsoleOrgId, ConsoleRequest, Form, FormFields, Viewer, ConsoleViewer } from '../http/console-request';
+import { consoleActor } from '../http/console-write';
 import { FlashMessages } from '../http/flash';
 import { sendPage } from '../http/page-response';
 import { peoplePage } from './people.page';
@@ -40,7 +40,7 @@ export class PeopleController {
       const { person, link } = await this.people.invite(
         organisationId,
         { email: form.text('email'), role: form.text('role') },
-        actorOf(request),
+        consoleActor(request),
       );
       return {
         notice: `Invited ${person.email} as ${person.role}. Send them this link; it works once, for 72 hours.`,
@@ -58,7 +58,7 @@ export class PeopleController {
     @Res() response: Response,
   ): Promise<void> {
     await this.flash.changeThenSeeOther(request, response, PEOPLE, async () => {
-      await this.people.changeRole(organisationId, id, form.text('role'), actorOf(request));
+      await this.people.changeRole(organisationId, id, form.text('role'), consoleActor(request));
       return { notice: 'Role changed. The person signs in again to use it.' };
     });
   }
@@ -71,7 +71,7 @@ export class PeopleController {
     @Res() response: Response,
   ): Promise<void> {
     await this.flash.changeThenSeeOther(request, response, PEOPLE, async () => {
-      const removed = await this.people.remove(organisationId, id, actorOf(request));
+      const removed = await this.people.remove(organisationId, id, consoleActor(request));
       return { notice: `Removed ${removed.email}.` };
     });
   }

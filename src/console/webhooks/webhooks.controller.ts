@@ -2,12 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { Get, Param, Post, Query, Req, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { validateItem } from '../../bulk/bulk';
-import { Database } from '../../database/database';
 import { ParseIdPipe } from '../../database/uuid';
 import { PageFields, PaginationQuery } from '../../pagination/pagination';
 import { CreateWebhookDto } from '../../webhooks/dto/create-webhook.dto';
 import { WebhooksService } from '../../webhooks/webhooks.service';
-import { ActivityService } from '../activity/activity.service';
 import { ConsoleController } from '../http/console-controller.decorator';
 import { requireAdmin } from '../http/console-errors';
 import { ConsoleOrgId, ConsoleRequest, ConsoleViewer, Form, FormFields, Viewer } from '../http/console-request';
@@ -40,8 +38,6 @@ const DeliveryId = () => Param('deliveryId', new ParseIdPipe('Webhook delivery')
 export class WebhooksConsoleController {
   constructor(
     private readonly webhooks: WebhooksService,
-    private readonly activity: ActivityService,
-    private readonly database: Database,
     private readonly flash: FlashMessages,
   ) {}
 
@@ -81,11 +77,7 @@ export class WebhooksConsoleController {
           events: form.all('events'),
           ...(secret === '' ? {} : { secret }),
         });
-        const endpoint = await this.database.transaction(async (manager) => {
-          const created = await this.webhooks.create(organisationId, input, consoleWrite(request, manager));
-          await this.activity.recordBy(request, 'endpoint added', created.url, manager);
-          return created;
-        });
+        const endpoint = await this.webhooks.create(organisationId, input, consoleWrite(request));
         return { notice: `Added ${endpoint.url}. Open it to send a test event.` };
       },
       `${WEBHOOKS}/new`,
@@ -126,10 +118,7 @@ export class WebhooksConsoleController {
     @Res() response: Response,
   ): Promise<void> {
     await this.flash.changeThenSeeOther(request, response, `${WEBHOOKS}/${id}`, async () => {
-      // Sent outside any transaction (it waits for the receiver), so it is recorded after its outcome.
       const delivery = await this.webhooks.sendTest(organisationId, id, consoleWrite(request));
-      const endpoint = await this.webhooks.get(organisationId, id);
-      await this.activity.recordBy(request, 'test event', endpoint.url);
       const answer = delivery.statusCode === null ? (delivery.error ?? 'no answer') : `HTTP ${delivery.statusCode}`;
       return { notice: `Test event sent: ${delivery.status} (${answer}).` };
     });
@@ -144,15 +133,8 @@ export class WebhooksConsoleController {
   ): Promise<void> {
     await this.flash.changeThenSeeOther(request, response, `${WEBHOOKS}/${id}`, async () => {
       const secret = randomBytes(ROTATED_SECRET_BYTES).toString('base64url');
-      await this.database.transaction(async (manager) => {
-        const endpoint = await this.webhooks.rotateSecret(
-          organisationId,
-          id,
-          { secret, overlapSeconds: ROTATION_OVERLAP_SECONDS },
-          consoleWrite(request, manager),
-        );
-        await this.activity.recordBy(request, 'secret rotated', endpoint.url, manager);
-      });
+      const overlapSeconds = ROTATION_OVERLAP_SECONDS;
+      await this.webhooks.rotateSecret(organisationId, id, { secret, overlapSeconds }, consoleWrite(request));
       return {
         notice: 'Secret rotated. For 24 hours webhook-signature also carries a signature with the previous secret.',
         reveal: { label: 'New secret', value: secret },
@@ -179,13 +161,8 @@ export class WebhooksConsoleController {
     @Res() response: Response,
   ): Promise<void> {
     await this.flash.changeThenSeeOther(request, response, WEBHOOKS, async () => {
-      const url = await this.database.transaction(async (manager) => {
-        // Read in the transaction: the embedded database's pool has one connection, which the transaction holds.
-        const endpoint = await this.webhooks.get(organisationId, id, manager);
-        await this.webhooks.remove(organisationId, id, manager);
-        await this.activity.recordBy(request, 'endpoint deleted', endpoint.url, manager);
-        return endpoint.url;
-      });
+      const { url } = await this.webhooks.get(organisationId, id);
+      await this.webhooks.remove(organisationId, id, consoleWrite(request));
       return { notice: `Deleted ${url}.` };
     });
   }
@@ -213,11 +190,7 @@ export class WebhooksConsoleController {
     @Res() response: Response,
   ): Promise<void> {
     await this.flash.changeThenSeeOther(request, response, `${WEBHOOKS}/${id}`, async () => {
-      const endpoint = await this.webhooks.get(organisationId, id);
-      await this.database.transaction(async (manager) => {
-        await this.webhooks.redeliver(organisationId, id, deliveryId, consoleWrite(request, manager));
-        await this.activity.recordBy(request, 'redelivery', `${endpoint.url} (${deliveryId})`, manager);
-      });
+      await this.webhooks.redeliver(organisationId, id, deliveryId, consoleWrite(request));
       return { notice: 'Redelivery queued: it shows at the top of the deliveries, pending until sent.' };
     });
   }
