@@ -14,6 +14,7 @@ import { EventsConsoleController } from './events/events.controller';
 import { ClientFactsReader } from './http/client';
 import { ConsoleGuard } from './http/console.guard';
 import { FlashMessages } from './http/flash';
+import { ConsolePageInterceptor } from './http/page.interceptor';
 import { ConsoleSealer } from './http/sealer';
 import { ConsoleNotFoundController } from './not-found.controller';
 import { ConsoleUsersRepository } from './people/console-users.repository';
@@ -63,6 +64,7 @@ export class ConsoleModule {
         ClientFactsReader,
         ConsoleSealer,
         FlashMessages,
+        ConsolePageInterceptor,
         ConsoleGuard,
         ConsoleUsersRepository,
         PeopleService,
