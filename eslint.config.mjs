@@ -30,8 +30,10 @@ const SHARED = {
 const FOUNDATION = Object.keys(SHARED);
 const FOLDERS = {
   ...SHARED,
-  auth: FOUNDATION,
   retention: FOUNDATION,
+  // The activity log, which every feature that changes what people manage writes to in its own transaction.
+  audit: [...FOUNDATION, 'retention'],
+  auth: [...FOUNDATION, 'audit'],
   events: [...FOUNDATION, 'auth', 'retention'],
   idempotency: [...FOUNDATION, 'auth', 'retention'],
   metrics: FOUNDATION,
@@ -39,10 +41,11 @@ const FOLDERS = {
   skills: [...FOUNDATION, 'auth', 'events', 'idempotency', 'retention'],
   ratings: [...FOUNDATION, 'auth', 'events', 'idempotency', 'retention', 'employees', 'skills'],
   positions: [...FOUNDATION, 'auth', 'events', 'retention', 'employees', 'ratings', 'skills'],
-  webhooks: [...FOUNDATION, 'auth', 'events', 'idempotency', 'retention', 'metrics'],
+  webhooks: [...FOUNDATION, 'audit', 'auth', 'events', 'idempotency', 'retention', 'metrics'],
   // Erasure and the personal-data export run the redactions and reads of every feature that holds a person.
   privacy: [
     ...FOUNDATION,
+    'audit',
     'auth',
     'events',
     'idempotency',
@@ -58,6 +61,7 @@ const FOLDERS = {
   // The Settings and data pages: their own people, sessions and guard; they call the services of the features they show.
   console: [
     ...FOUNDATION,
+    'audit',
     'auth',
     'events',
     'retention',

@@ -3,6 +3,7 @@ import { APP_GUARD } from '@nestjs/core';
 import { EventEmitterModule } from '@nestjs/event-emitter';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { LoggerModule } from 'nestjs-pino';
+import { AuditModule } from './audit/audit.module';
 import { ApiKeyGuard } from './auth/api-key.guard';
 import { AuthModule } from './auth/auth.module';
 import { AppConfig } from './config/config';
@@ -69,6 +70,7 @@ export class AppModule {
         MetricsModule,
         EventEmitterModule.forRoot(),
         EventsModule,
+        AuditModule,
         AuthModule,
         RateLimitModule,
         IdempotencyModule,

@@ -1,9 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
+import { ActivityLog } from '../audit/activity-log';
 import { Database } from '../database/database';
 import { retentionWrite, WriteContext } from '../database/write-context';
 import { EmployeesRepository } from '../employees/employees.repository';
 import { EmployeesService } from '../employees/employees.service';
+import { ValidationError } from '../errors/errors';
 import { DomainEvents } from '../events/domain-events';
 import { EMPLOYEE_EVENTS_BATCH, EventCursor, EventsRepository } from '../events/events.repository';
 import { EventResponse, toEventResponse } from '../events/feed/dto/event.response';
@@ -41,17 +43,31 @@ export class PrivacyService {
     private readonly domainEvents: DomainEvents,
     private readonly deliveries: WebhookDeliveriesRepository,
     private readonly idempotencyKeys: IdempotencyKeysRepository,
+    private readonly activity: ActivityLog,
   ) {}
 
   /**
    * Removes the employee's personal data for good, in one transaction: their ratings and skills, their position
    * links, their row (404 from now on), and the redaction of every event and kept response naming them; then
    * `employee.erased` in the feed. The employee's row is locked first, so a concurrent change to them either
-   * commits before (and is redacted) or finds them gone.
+   * commits before (and is redacted) or finds them gone. With `confirmedBy` (the console's typed confirmation),
+   * only when it is the employee's personnel number, checked under that lock. The activity log names the
+   * employee by id only: it is kept 400 days, and must not keep what was just erased.
    */
-  async erase(organisationId: string, id: string, write: WriteContext): Promise<ErasedEmployeeResponse> {
+  async erase(
+    organisationId: string,
+    id: string,
+    write: WriteContext,
+    confirmedBy?: { personnelNumber: string },
+  ): Promise<ErasedEmployeeResponse> {
     return this.database.transaction(async (manager) => {
-      await this.employees.findForUpdate(organisationId, id, manager);
+      const employee = await this.employees.findForUpdate(organisationId, id, manager);
+      if (confirmedBy && confirmedBy.personnelNumber.trim() !== employee.personnelNumber) {
+        throw ValidationError.forField(
+          'personnelNumber',
+          'That is not the employee’s personnel number: nothing was erased.',
+        );
+      }
       const erasedAt = new Date();
       await this.ratings.deleteAllOfEmployee(organisationId, id, manager);
       await this.positions.unlinkEmployee(organisationId, id, manager);
@@ -60,6 +76,7 @@ export class PrivacyService {
       await this.idempotencyKeys.redactEmployee(organisationId, id, manager);
       const erased = { id, erasedAt: erasedAt.toISOString() };
       await this.domainEvents.publish(manager, organisationId, 'employee.erased', erased, erasedAt);
+      await this.activity.record(organisationId, write.origin.actor, 'employee erased', id, manager);
       return erased;
     }, write);
   }
@@ -103,6 +120,13 @@ export class PrivacyService {
       this.eventsAndRecipients(organisationId, id),
     ]);
     return { employee, ratings, positions: toPositionsResponse(positions), ...named };
+  }
+
+  /** The export a person downloads (the console): as personalData, and recorded in the activity log. */
+  async exportPersonalData(organisationId: string, id: string, write: WriteContext): Promise<PersonalDataResponse> {
+    const data = await this.personalData(organisationId, id);
+    await this.activity.record(organisationId, write.origin.actor, 'personal data exported', id, write.transaction);
+    return data;
   }
 
   private async allRatings(organisationId: string, employeeId: string): Promise<RatingResponse[]> {

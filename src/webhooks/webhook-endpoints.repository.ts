@@ -62,9 +62,15 @@ export class WebhookEndpointsRepository {
   }
 
   /** False when the organisation has no such endpoint. */
-  async delete(organisationId: string, id: string, manager?: EntityManager): Promise<boolean> {
-    const result = await this.database.manager(manager).delete(WebhookEndpoint, { organisationId, id });
-    return (result.affected ?? 0) > 0;
+  /** Deletes the endpoint; answers its URL, or null when the organisation has no such endpoint. */
+  async delete(organisationId: string, id: string, manager?: EntityManager): Promise<string | null> {
+    const [deleted] = await this.database.manager(manager).query<Array<{ url: string }>>(
+      // As a SELECT, so the driver answers rows (a bare DELETE … RETURNING answers rows and a count).
+      `WITH deleted AS (DELETE FROM webhook_endpoints WHERE organisation_id = $1 AND id = $2 RETURNING url)
+         SELECT url FROM deleted`,
+      [organisationId, id],
+    );
+    return deleted?.url ?? null;
   }
 
   /**

@@ -46,8 +46,8 @@ export class WebhooksController {
   @ApiOperation({ summary: 'Deletes an endpoint; its undelivered events are dropped' })
   @ApiEnvelope(DeletedResponse)
   @ApiErrors(404)
-  remove(@OrgId() organisationId: string, @WebhookId() id: string): Promise<DeletedResponse> {
-    return this.webhooks.remove(organisationId, id);
+  remove(@OrgId() organisationId: string, @WebhookId() id: string, @Write() write: WriteContext) {
+    return this.webhooks.remove(organisationId, id, write);
   }
 
   @Get(':id/deliveries')

@@ -57,7 +57,7 @@ describeInBrowser('the console in Chromium', () => {
   /** Invites a person as the command line would; answers their email and welcome link (on this origin). */
   async function invite(role: 'admin' | 'viewer', organisationId = tenant.organisationId) {
     const email = `${role}-${Math.random().toString(36).slice(2)}@example.com`;
-    const { link } = await app.get(PeopleService).invite(organisationId, { email, role }, { who: 'cli' });
+    const { link } = await app.get(PeopleService).invite(organisationId, { email, role }, { type: 'cli' });
     return { email, link: `${origin}${new URL(link).pathname}` };
   }
 

@@ -2,8 +2,8 @@ import { createServer, Server } from 'node:https';
 import { AddressInfo } from 'node:net';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import request from 'supertest';
+import { ActivityLog } from '../../src/audit/activity-log';
 import { ApiKeysService } from '../../src/auth/api-keys.service';
-import { ActivityService } from '../../src/console/activity/activity.service';
 import { escapeHtml } from '../../src/console/http/html';
 import { cliWrite } from '../../src/database/write-context';
 import { PaginationQuery } from '../../src/pagination/pagination';
@@ -53,7 +53,7 @@ function pageOf(page: number): PaginationQuery {
 }
 
 async function activityActions(organisationId: string): Promise<string[]> {
-  return (await app.get(ActivityService).page(organisationId, {})).entries.map(
+  return (await app.get(ActivityLog).page(organisationId, {})).entries.map(
     ({ action, target }) => `${action}: ${target}`,
   );
 }

@@ -18,7 +18,7 @@ describe('a welcome link', () => {
     const email = `welcome-${Math.random().toString(36).slice(2)}@example.com`;
     const { link } = await context.app
       .get(PeopleService)
-      .invite(context.tenant.organisationId, { email, role: 'viewer' }, { who: 'cli' });
+      .invite(context.tenant.organisationId, { email, role: 'viewer' }, { type: 'cli' });
     return { email, path: welcomePath(link), token: link.slice(link.lastIndexOf('/') + 1) };
   }
 
