@@ -24,6 +24,6 @@ import { SkillsService } from './skills.service';
     SkillGroupsRepository,
     ListCursors,
   ],
-  exports: [SkillsRepository, SkillsBulkService, SkillResolver],
+  exports: [SkillsRepository, SkillsBulkService, SkillResolver, SkillsService, SkillGroupsService],
 })
 export class SkillsModule {}
