@@ -2,6 +2,7 @@ import { NestExpressApplication } from '@nestjs/platform-express';
 import { AppConfig } from '../../src/config/config';
 import { CONSISTENCY_TOKEN_HEADER } from '../../src/database/read-routing.interceptor';
 import { Replicas } from '../../src/database/replicas';
+import { Metrics } from '../../src/metrics/metrics';
 import { apiClient } from '../support/api-client';
 import { createTenant, createTestApp, TestTenant } from '../support/app';
 import { unique } from '../support/people.factory';
@@ -144,6 +145,15 @@ describeWithReplica('reads on a streaming replica', () => {
     const before = reads(app);
     await client(app).get(`/employees/${employee.id}`).expect(200);
     expect(reads(app).replica).toBe(before.replica + 1);
+  });
+
+  it('exports the lag of each replica and the reads by target', async () => {
+    await client(app).get('/employees').expect(200);
+    const text = await app.get(Metrics).registry.metrics();
+    expect(text).toMatch(new RegExp(`^db_replica_lag_seconds\\{replica="127.0.0.1:${replica.port}/[^"]+"\\} \\d`, 'm'));
+    expect(text).toMatch(/^db_reads_total\{target="replica"\} [1-9]/m);
+    expect(text).toMatch(/^db_reads_total\{target="primary"\} \d/m);
+    expect(text).toMatch(/^db_replica_fallbacks_total \d/m);
   });
 
   // The feed's cursor is an event's id: a replica that has not replayed the event a reader's last page (from the

@@ -13,8 +13,10 @@ export const TEST_WEBHOOK_SECRET_KEY = '0123456789abcdef0123456789abcdef01234567
 export function testConfig(overrides: Partial<AppConfig> = {}): AppConfig {
   const databaseUrl = process.env.TEST_DATABASE_URL;
   if (!databaseUrl) throw new Error('TEST_DATABASE_URL is set by the global setup');
-  // In the run on replicas (.ci/run), every app reads on the replicas of its own database.
-  const replicaUrls = replicaUrlsFor(overrides.databaseUrl ?? databaseUrl)?.split(',') ?? [];
+  // In the run on replicas (.ci/run), an app on the test database reads on its replicas; not one reaching the
+  // database another way (a proxy that fails it on purpose, PgBouncer), whose requests must all go that way.
+  const onTestDatabase = (overrides.databaseUrl ?? databaseUrl) === databaseUrl;
+  const replicaUrls = (onTestDatabase && replicaUrlsFor(databaseUrl)?.split(',')) || [];
   return {
     ...loadConfig({
       DATABASE_URL: databaseUrl,

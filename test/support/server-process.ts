@@ -64,8 +64,8 @@ async function startMain(
   // A run through PgBouncer (TEST_PGBOUNCER=true): a server on the test database gets its direct URL too.
   const direct = process.env.TEST_DATABASE_DIRECT_URL;
   if (direct && env.DATABASE_URL === process.env.TEST_DATABASE_URL) env = { DATABASE_DIRECT_URL: direct, ...env };
-  // The run on replicas (.ci/run): a server reads on the replicas of its own database.
-  const replicas = replicaUrlsFor(env.DATABASE_URL);
+  // The run on replicas (.ci/run): a server on the test database reads on its replicas.
+  const replicas = env.DATABASE_URL === process.env.TEST_DATABASE_URL && replicaUrlsFor(env.DATABASE_URL);
   if (replicas) env = { DATABASE_REPLICA_URLS: replicas, ...env };
   const child = spawn(process.execPath, [join(build, 'main.js')], {
     cwd,
