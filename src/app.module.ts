@@ -64,7 +64,8 @@ export class AppModule {
           entities: ENTITIES,
         }),
         DatabaseModule.forRoot({
-          urls: config.databaseReplicaUrls,
+          // A worker serves no GET: it never reads on a replica, nor checks them.
+          urls: config.dispatchMode === 'worker' ? [] : config.databaseReplicaUrls,
           maxLagMs: config.databaseReplicaMaxLagMs,
           poolSize,
           timeouts,
