@@ -31,7 +31,7 @@ export class TestReplica {
   static async start(): Promise<TestReplica> {
     const dir = join(mkdtempSync(join(tmpdir(), 'skills-replica-')), 'replica');
     const port = await freePort();
-    await run(SCRIPT, ['start', dir, String(port), `test_replica_${port}`]);
+    await run(SCRIPT, ['start', dir, String(port), `test_replica_${port}`], { env: primaryEnv() });
     return new TestReplica(port, dir);
   }
 
@@ -63,15 +63,26 @@ export class TestReplica {
 
   /** Stops the server (its copy stays; `restart` starts it again). */
   async stop(): Promise<void> {
-    await run(SCRIPT, ['stop', this.dir]);
+    await run(SCRIPT, ['stop', this.dir], { env: primaryEnv() });
   }
 
   async restart(): Promise<void> {
-    await run(SCRIPT, ['start', this.dir, String(this.port)]);
+    await run(SCRIPT, ['start', this.dir, String(this.port)], { env: primaryEnv() });
   }
 
   /** Stops it and deletes its copy. */
   async remove(): Promise<void> {
-    await run(SCRIPT, ['remove', this.dir]);
+    await run(SCRIPT, ['remove', this.dir], { env: primaryEnv() });
   }
+}
+
+/** The test server itself (not PgBouncer in front of it), as scripts/replica.sh's PRIMARY_* variables. */
+function primaryEnv(): NodeJS.ProcessEnv {
+  const url = new URL(process.env.TEST_DATABASE_DIRECT_URL ?? process.env.TEST_DATABASE_URL!);
+  return {
+    ...process.env,
+    PRIMARY_HOST: url.hostname,
+    PRIMARY_PORT: url.port || '5432',
+    PRIMARY_USER: decodeURIComponent(url.username) || 'postgres',
+  };
 }
