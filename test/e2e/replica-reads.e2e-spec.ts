@@ -139,6 +139,10 @@ describeWithReplica('reads on a streaming replica', () => {
     }
     expect(Object.fromEntries(statuses)).toEqual({ 200: 1000 });
     expect(app.get(Replicas).lags()[0].seconds).toBeUndefined();
+    // Readiness follows the primary only.
+    await apiClient(() => app, undefined, { prefix: '' })
+      .get('/health/ready')
+      .expect(200);
 
     await replica.restart();
     await waitUntil(() => app.get(Replicas).lags()[0].seconds !== undefined, 'the replica is taken back');
