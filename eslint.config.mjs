@@ -15,12 +15,12 @@ import tseslint from 'typescript-eslint';
 const SHARED = {
   config: [],
   errors: [],
-  // Secrets sealed at rest (AES-256-GCM), for every feature that keeps one.
-  encryption: [],
+  // The keys derived from the service secret, and secrets sealed at rest (AES-256-GCM) with them.
+  encryption: ['config'],
   database: ['errors'],
   tracing: ['config'],
   validation: ['errors'],
-  pagination: ['config', 'errors', 'validation'],
+  pagination: ['config', 'encryption', 'errors', 'validation'],
   bulk: ['database', 'errors', 'validation'],
   openapi: ['errors', 'pagination'],
   http: ['bulk', 'config', 'database', 'errors', 'pagination', 'tracing', 'validation'],

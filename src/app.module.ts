@@ -11,6 +11,7 @@ import { ConsoleModule } from './console/console.module';
 import { createDataSourceOptions } from './database/data-source-options';
 import { DatabaseModule } from './database/database.module';
 import { EmployeesModule } from './employees/employees.module';
+import { EncryptionModule } from './encryption/encryption.module';
 import { ENTITIES } from './entities';
 import { EventsModule } from './events/events.module';
 import { EventsFeedModule } from './events/feed/events-feed.module';
@@ -57,6 +58,7 @@ export class AppModule {
       module: AppModule,
       imports: [
         ConfigModule.forRoot(config),
+        EncryptionModule,
         LoggerModule.forRoot(loggerParams(config)),
         TypeOrmModule.forRoot({
           ...createDataSourceOptions(databaseUrl, poolSize, {

@@ -19,7 +19,7 @@ describe('loadConfig', () => {
       webhookConcurrency: 32,
       webhookEndpointConcurrency: 4,
       eventRetentionDays: 30,
-      webhookSecretKey: undefined,
+      serviceSecretKey: undefined,
       logLevel: 'info',
       databaseTimeoutMs: 5000,
       databaseStatementTimeoutMs: 15000,
@@ -93,7 +93,7 @@ describe('loadConfig', () => {
       consoleTrustedProxies: ['10.0.0.0/8', '127.0.0.1/32', '::1/128'],
       publicUrl: 'https://skills.example.com',
     });
-    expect(config.webhookSecretKey).toEqual(Buffer.from(HEX_KEY, 'hex'));
+    expect(config.serviceSecretKey).toEqual(Buffer.from(HEX_KEY, 'hex'));
   });
 
   it.each([
@@ -145,10 +145,62 @@ describe('loadConfig', () => {
     );
   });
 
-  it('refuses DATABASE_URL without WEBHOOK_SECRET_KEY', () => {
+  it('refuses DATABASE_URL without SERVICE_SECRET_KEY', () => {
     expect(() => loadConfig({ DATABASE_URL: 'postgres://u@db/skills' })).toThrow(
-      'Invalid configuration: WEBHOOK_SECRET_KEY is required when DATABASE_URL is set',
+      'Invalid configuration: SERVICE_SECRET_KEY is required when DATABASE_URL is set',
     );
+  });
+
+  describe('the service secret', () => {
+    const OTHER_KEY = 'cd'.repeat(32);
+    const BASE64_KEY = Buffer.from(HEX_KEY, 'hex').toString('base64');
+
+    it('is read from SERVICE_SECRET_KEY, or from WEBHOOK_SECRET_KEY, its former name', () => {
+      expect(loadConfig({ SERVICE_SECRET_KEY: HEX_KEY }).serviceSecretKey).toEqual(Buffer.from(HEX_KEY, 'hex'));
+      expect(loadConfig({ WEBHOOK_SECRET_KEY: HEX_KEY }).serviceSecretKey).toEqual(Buffer.from(HEX_KEY, 'hex'));
+      // The same 32 bytes under both names, however written, are one secret.
+      expect(loadConfig({ SERVICE_SECRET_KEY: BASE64_KEY, WEBHOOK_SECRET_KEY: HEX_KEY }).serviceSecretKey).toEqual(
+        Buffer.from(HEX_KEY, 'hex'),
+      );
+    });
+
+    it('refuses both names set to different secrets, in one line naming them', () => {
+      expect(() => loadConfig({ SERVICE_SECRET_KEY: HEX_KEY, WEBHOOK_SECRET_KEY: OTHER_KEY })).toThrow(
+        'Invalid configuration: SERVICE_SECRET_KEY and WEBHOOK_SECRET_KEY (its former name) are both set and differ: set SERVICE_SECRET_KEY alone',
+      );
+    });
+
+    it('reads a rotation: the previous secret and the end of its grace', () => {
+      const config = loadConfig({
+        SERVICE_SECRET_KEY: HEX_KEY,
+        SERVICE_SECRET_KEY_PREVIOUS: OTHER_KEY,
+        SERVICE_SECRET_GRACE_UNTIL: '2026-12-01T00:00:00Z',
+      });
+      expect(config.serviceSecretKeyPrevious).toEqual(Buffer.from(OTHER_KEY, 'hex'));
+      expect(config.serviceSecretGraceUntil).toEqual(new Date('2026-12-01T00:00:00.000Z'));
+    });
+
+    it.each([
+      [{ SERVICE_SECRET_KEY: 'short' }, 'SERVICE_SECRET_KEY'],
+      [{ SERVICE_SECRET_KEY: HEX_KEY, SERVICE_SECRET_KEY_PREVIOUS: 'short' }, 'SERVICE_SECRET_KEY_PREVIOUS'],
+      [
+        { SERVICE_SECRET_KEY_PREVIOUS: OTHER_KEY, SERVICE_SECRET_GRACE_UNTIL: '2026-12-01' },
+        'SERVICE_SECRET_KEY_PREVIOUS',
+      ],
+      [{ SERVICE_SECRET_KEY: HEX_KEY, SERVICE_SECRET_KEY_PREVIOUS: HEX_KEY }, 'SERVICE_SECRET_KEY_PREVIOUS'],
+      [{ SERVICE_SECRET_KEY: HEX_KEY, SERVICE_SECRET_KEY_PREVIOUS: OTHER_KEY }, 'SERVICE_SECRET_GRACE_UNTIL'],
+      [
+        {
+          SERVICE_SECRET_KEY: HEX_KEY,
+          SERVICE_SECRET_KEY_PREVIOUS: OTHER_KEY,
+          SERVICE_SECRET_GRACE_UNTIL: 'next week',
+        },
+        'SERVICE_SECRET_GRACE_UNTIL',
+      ],
+      [{ SERVICE_SECRET_KEY: HEX_KEY, SERVICE_SECRET_GRACE_UNTIL: '2026-12-01' }, 'SERVICE_SECRET_GRACE_UNTIL'],
+    ])('refuses %p with one line naming %s', (env, variable) => {
+      expect(() => loadConfig(env)).toThrow(new RegExp(`^Invalid configuration: ${variable} `));
+    });
   });
 });
 

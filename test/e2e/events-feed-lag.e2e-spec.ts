@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { NestExpressApplication } from '@nestjs/platform-express';
-import { createTenant, createTestApp, dataSourceOf, TEST_WEBHOOK_SECRET_KEY, TestTenant } from '../support/app';
+import { createTenant, createTestApp, dataSourceOf, TEST_SERVICE_SECRET_KEY, TestTenant } from '../support/app';
 import { unique } from '../support/people.factory';
 import { describeIfPostgres } from '../support/requirements';
 import { ServerProcess, startServer } from '../support/server-process';
@@ -28,7 +28,7 @@ describeIfPostgres('events feed: lag while another organisation bulk-loads', () 
     app = await createTestApp();
     server = await startServer({
       DATABASE_URL: process.env.TEST_DATABASE_URL,
-      WEBHOOK_SECRET_KEY: TEST_WEBHOOK_SECRET_KEY,
+      SERVICE_SECRET_KEY: TEST_SERVICE_SECRET_KEY,
       RATE_LIMIT_PER_MINUTE: '100000',
       LOG_LEVEL: 'warn',
     });
