@@ -143,8 +143,8 @@ export class WebhookEndpointsRepository {
       `SELECT id, organisation_id AS "organisationId", secret_sealed AS "secretSealed",
               previous_secret_sealed AS "previousSecretSealed"
          FROM webhook_endpoints
-        WHERE substring(secret_sealed FROM 1 FOR octet_length($1)) <> $1
-           OR substring(previous_secret_sealed FROM 1 FOR octet_length($1)) <> $1
+        WHERE substring(secret_sealed FROM 1 FOR octet_length($1::bytea)) <> $1::bytea
+           OR substring(previous_secret_sealed FROM 1 FOR octet_length($1::bytea)) <> $1::bytea
         LIMIT $2
           FOR UPDATE SKIP LOCKED`,
       [prefix, limit],

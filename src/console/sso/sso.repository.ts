@@ -56,7 +56,7 @@ export class SsoRepository {
     return this.database.manager(manager).query(
       `SELECT organisation_id AS "organisationId", client_secret_sealed AS "clientSecretSealed"
          FROM console_sso
-        WHERE substring(client_secret_sealed FROM 1 FOR octet_length($1)) <> $1
+        WHERE substring(client_secret_sealed FROM 1 FOR octet_length($1::bytea)) <> $1::bytea
         LIMIT $2
           FOR UPDATE SKIP LOCKED`,
       [prefix, limit],
