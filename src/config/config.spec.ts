@@ -54,7 +54,7 @@ describe('loadConfig', () => {
       WEBHOOK_ENDPOINT_CONCURRENCY: '8',
       EVENT_RETENTION_DAYS: '7',
       EMPLOYEE_ERASE_AFTER_DAYS: '365',
-      WEBHOOK_SECRET_KEY: HEX_KEY,
+      SERVICE_SECRET_KEY: HEX_KEY,
       LOG_LEVEL: 'debug',
       DATABASE_TIMEOUT_MS: '1000',
       DATABASE_STATEMENT_TIMEOUT_MS: '2000',
@@ -105,7 +105,7 @@ describe('loadConfig', () => {
     [{ PUBLIC_URL: 'https://skills.example.com/base' }, 'PUBLIC_URL'],
     [{ PUBLIC_URL: 'ftp://skills.example.com' }, 'PUBLIC_URL'],
     [{ PORT: '70000' }, 'PORT'],
-    [{ DATABASE_URL: 'mysql://x', WEBHOOK_SECRET_KEY: HEX_KEY }, 'DATABASE_URL'],
+    [{ DATABASE_URL: 'mysql://x', SERVICE_SECRET_KEY: HEX_KEY }, 'DATABASE_URL'],
     [{ REDIS_URL: 'localhost:6379' }, 'REDIS_URL'],
     [{ RATE_LIMIT_PER_MINUTE: '0' }, 'RATE_LIMIT_PER_MINUTE'],
     [{ WEBHOOK_TIMEOUT_MS: '1.5' }, 'WEBHOOK_TIMEOUT_MS'],
@@ -116,8 +116,8 @@ describe('loadConfig', () => {
     [{ WEBHOOK_ENDPOINT_CONCURRENCY: '0' }, 'WEBHOOK_ENDPOINT_CONCURRENCY'],
     [{ WEBHOOK_ENDPOINT_CONCURRENCY: '1001' }, 'WEBHOOK_ENDPOINT_CONCURRENCY'],
     [{ WEBHOOK_ENDPOINT_CONCURRENCY: 'four' }, 'WEBHOOK_ENDPOINT_CONCURRENCY'],
-    [{ DISPATCH_MODE: 'both', DATABASE_URL: 'postgres://u@db/skills', WEBHOOK_SECRET_KEY: HEX_KEY }, 'DISPATCH_MODE'],
-    [{ DISPATCH_MODE: 'API', DATABASE_URL: 'postgres://u@db/skills', WEBHOOK_SECRET_KEY: HEX_KEY }, 'DISPATCH_MODE'],
+    [{ DISPATCH_MODE: 'both', DATABASE_URL: 'postgres://u@db/skills', SERVICE_SECRET_KEY: HEX_KEY }, 'DISPATCH_MODE'],
+    [{ DISPATCH_MODE: 'API', DATABASE_URL: 'postgres://u@db/skills', SERVICE_SECRET_KEY: HEX_KEY }, 'DISPATCH_MODE'],
     [{ EVENT_RETENTION_DAYS: '0' }, 'EVENT_RETENTION_DAYS'],
     [{ EVENT_RETENTION_DAYS: '30d' }, 'EVENT_RETENTION_DAYS'],
     [{ EMPLOYEE_ERASE_AFTER_DAYS: '-1' }, 'EMPLOYEE_ERASE_AFTER_DAYS'],
@@ -135,7 +135,7 @@ describe('loadConfig', () => {
   });
 
   it.each(['api', 'off', 'worker'])('accepts DISPATCH_MODE=%s with DATABASE_URL', (mode) => {
-    const env = { DISPATCH_MODE: mode, DATABASE_URL: 'postgres://u@db/skills', WEBHOOK_SECRET_KEY: HEX_KEY };
+    const env = { DISPATCH_MODE: mode, DATABASE_URL: 'postgres://u@db/skills', SERVICE_SECRET_KEY: HEX_KEY };
     expect(loadConfig(env).dispatchMode).toBe(mode);
   });
 
