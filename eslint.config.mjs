@@ -31,7 +31,7 @@ const FOLDERS = {
   auth: FOUNDATION,
   retention: FOUNDATION,
   events: [...FOUNDATION, 'auth', 'retention'],
-  idempotency: [...FOUNDATION, 'auth', 'retention'],
+  idempotency: [...FOUNDATION, 'auth', 'events', 'retention'],
   metrics: FOUNDATION,
   employees: [...FOUNDATION, 'auth', 'events', 'idempotency', 'retention', 'skills'],
   skills: [...FOUNDATION, 'auth', 'events', 'idempotency', 'retention'],
