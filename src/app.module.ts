@@ -80,7 +80,7 @@ export class AppModule {
         ...extraImports,
         RootModule,
       ],
-      // The order of checks (decisions.md): the rate limit, which counts requests with bad keys too, then the
+      // The order of checks (docs/api-decisions.md): the rate limit, which counts requests with bad keys too, then the
       // key and its scope, then the body; only then the ValidationPipe.
       providers: [
         { provide: APP_GUARD, useExisting: RateLimitGuard },

@@ -6,7 +6,7 @@ export interface EventRule<Data> {
   webhooks: boolean;
   /**
    * The employee the event names (null: none), stored beside it: erasure redacts, and the personal-data export
-   * lists, the events found by it (decisions.md, "Data protection").
+   * lists, the events found by it (docs/api-decisions.md, "Data protection").
    */
   subject(data: Data): string | null;
   /**

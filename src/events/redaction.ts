@@ -10,8 +10,8 @@ interface EventBody {
 
 /**
  * The body of an event that names the erased employee `employeeId`, its `data` redacted by its rule in the
- * catalogue (event-catalogue.ts; decisions.md, "Data protection") and `changes` dropped. Every other field, and
- * the fields' order, stay. An event of a name this release does not record keeps its shape with the
+ * catalogue (event-catalogue.ts; docs/api-decisions.md, "Data protection") and `changes` dropped. Every other
+ * field, and the fields' order, stay. An event of a name this release does not record keeps its shape with the
  * employee's names set to null.
  */
 export function redactedEventBody(body: Buffer, employeeId: string): Buffer {

@@ -28,10 +28,11 @@ export interface KeptForErasure {
 
 /**
  * A kept response (the envelope's text) whose request named the erased employee, redacted as its events are
- * (decisions.md, "Data protection"): a success whose `data` is one object goes through the catalogue's rule of
- * the request's event (events/event-catalogue.ts), so a new employee creation gives `{"id"}` and a rating added to
- * them `{"employeeId"}`; lists (bulk results: indexes, statuses and ids) and error answers hold no personal data
- * and stay. One kept by 4.0.0 names no event: `{"id"}` where its data is the employee, else `{"employeeId"}`.
+ * (docs/api-decisions.md, "Data protection"): a success whose `data` is one object goes through the catalogue's
+ * rule of the request's event (events/event-catalogue.ts), so a new employee creation gives `{"id"}` and a rating
+ * added to them `{"employeeId"}`; lists (bulk results: indexes, statuses and ids) and error answers hold no
+ * personal data and stay. One kept by 4.0.0 names no event: `{"id"}` where its data is the employee, else
+ * `{"employeeId"}`.
  */
 export function redactedKeptBody({ body, statusCode, eventNames }: KeptForErasure, employeeId: string): string {
   const envelope = JSON.parse(body) as { data?: unknown };

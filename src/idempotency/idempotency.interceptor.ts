@@ -43,7 +43,7 @@ interface Claim {
 }
 
 /**
- * Safe retries (decisions.md, "Safe retries"): a POST under /api/v1 with an Idempotency-Key runs in one
+ * Safe retries (docs/api-decisions.md, "Safe retries"): a POST under /api/v1 with an Idempotency-Key runs in one
  * transaction that claims the key, runs the route (its own transactions join it) and keeps the response, so
  * the change and the kept response commit together or not at all: a crash between them cannot leave a
  * change whose retry runs it again. A later request with the key replays the response

@@ -5,7 +5,7 @@ import { TraceCollector } from '../support/trace-collector';
 
 jest.setTimeout(90_000);
 
-/** decisions.md, "Data protection": logs, traces and metrics never carry an employee's personal data. */
+/** docs/api-decisions.md, "Data protection": logs, traces and metrics never carry an employee's personal data. */
 describeIfPostgres('personal data stays out of logs, traces and metrics', () => {
   const collector = new TraceCollector();
   let tenant: TestTenant;

@@ -11,7 +11,7 @@ jest.setTimeout(90_000);
 
 /**
  * What each request still gets now that its pipeline is one middleware (request id, access log,
- * Connection on stop) and no ETag or X-Powered-By is made: every field decisions.md asks of the access
+ * Connection on stop) and no ETag or X-Powered-By is made: every field docs/api-decisions.md asks of the access
  * log, for answers from the route, the key guard, the body check and the rate limit alike.
  */
 describeIfPostgres('per-request pipeline of the built server', () => {

@@ -196,7 +196,7 @@ export function describeSmoke(name: string, target: () => SmokeTarget): void {
         feed
           .filter(({ event, data }) => event === 'employee.created' && ids.includes(data.id))
           .map(({ data }) => data.id);
-      // An event is listed once every transaction older than its own has ended (decisions.md, "Events feed").
+      // An event is listed once every transaction older than its own has ended (docs/api-decisions.md, "Events feed").
       const first = await waitUntil(async () => {
         const feed = await feedOf(origins[0]);
         return createdIn(feed).length === ids.length && feed;
