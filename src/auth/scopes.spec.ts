@@ -19,7 +19,10 @@ function keyedRoutes(controllers: Class[]): Route[] {
   });
 }
 
-/** decisions.md, "Scoped API keys" and "Data protection": the scope each route needs, from its path and method alone. */
+/**
+ * docs/api-decisions.md, "Scoped API keys" and "Data protection": the scope each route needs, from its path and method
+ * alone.
+ */
 function contractScope({ route, method }: Route): ApiScope | null {
   const path = route.slice(method.length + 1);
   if (path === '/me') return null;

@@ -37,8 +37,15 @@ export interface AppConfig {
   eventRetentionDays: number;
   /** Employees who left more than this many days ago are erased by the retention job; unset: never. */
   employeeEraseAfterDays?: number;
-  /** Encrypts webhook secrets at rest; for the embedded database it is generated into dataDir. */
-  webhookSecretKey?: Buffer;
+  /**
+   * The service secret (SERVICE_SECRET_KEY), from which a key per purpose is derived (encryption/service-keys.ts);
+   * for the embedded database it is generated into dataDir.
+   */
+  serviceSecretKey?: Buffer;
+  /** During a rotation, the secret before it: still accepted, never used to sign or seal, until the grace ends. */
+  serviceSecretKeyPrevious?: Buffer;
+  /** When the previous secret stops being accepted. */
+  serviceSecretGraceUntil?: Date;
   logLevel: string;
   /** Longest wait to connect, or for a free pooled connection; past it a request answers 503. */
   databaseTimeoutMs: number;
@@ -98,13 +105,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   if (databaseReplicaUrls.length > 0 && !databaseUrl) {
     throw new ConfigError('DATABASE_REPLICA_URLS', 'needs DATABASE_URL: the embedded database has no replicas');
   }
-  const secretText = read('WEBHOOK_SECRET_KEY');
-  const webhookSecretKey = secretText === undefined ? undefined : decodeSecretKey(secretText);
-  if (secretText !== undefined && !webhookSecretKey) {
-    throw new ConfigError('WEBHOOK_SECRET_KEY', 'must be 32 bytes, written as 64 hex characters or as base64');
-  }
-  if (databaseUrl && !webhookSecretKey) {
-    throw new ConfigError('WEBHOOK_SECRET_KEY', 'is required when DATABASE_URL is set');
+  const { serviceSecretKey, serviceSecretKeyPrevious, serviceSecretGraceUntil } = serviceSecret(read);
+  if (databaseUrl && !serviceSecretKey) {
+    throw new ConfigError('SERVICE_SECRET_KEY', 'is required when DATABASE_URL is set');
   }
   const dispatchMode = (read('DISPATCH_MODE') ?? 'api') as DispatchMode;
   if (!DISPATCH_MODES.includes(dispatchMode)) {
@@ -148,7 +151,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       read('EMPLOYEE_ERASE_AFTER_DAYS') === undefined
         ? undefined
         : integer(read, 'EMPLOYEE_ERASE_AFTER_DAYS', 0, 0, 36500),
-    webhookSecretKey,
+    serviceSecretKey,
+    serviceSecretKeyPrevious,
+    serviceSecretGraceUntil,
     logLevel,
     databaseTimeoutMs: integer(read, 'DATABASE_TIMEOUT_MS', 5000, 1),
     databaseStatementTimeoutMs: integer(read, 'DATABASE_STATEMENT_TIMEOUT_MS', 15000, 1),
@@ -190,6 +195,62 @@ export function decodeSecretKey(value: string): Buffer | undefined {
 }
 
 type Reader = (name: string) => string | undefined;
+
+/** The service secret, and during a rotation the previous one until its grace ends. */
+export type ServiceSecret = Pick<
+  AppConfig,
+  'serviceSecretKey' | 'serviceSecretKeyPrevious' | 'serviceSecretGraceUntil'
+>;
+
+/**
+ * SERVICE_SECRET_KEY (or WEBHOOK_SECRET_KEY, its name until release 5: both set must agree), and during a
+ * rotation SERVICE_SECRET_KEY_PREVIOUS with SERVICE_SECRET_GRACE_UNTIL, the end of its grace.
+ */
+function serviceSecret(read: Reader): ServiceSecret {
+  const current = secretKey(read, 'SERVICE_SECRET_KEY');
+  const oldName = secretKey(read, 'WEBHOOK_SECRET_KEY');
+  if (current && oldName && !current.equals(oldName)) {
+    throw new ConfigError(
+      'SERVICE_SECRET_KEY',
+      'and WEBHOOK_SECRET_KEY (its former name) are both set and differ: set SERVICE_SECRET_KEY alone',
+    );
+  }
+  const serviceSecretKey = current ?? oldName;
+  const serviceSecretKeyPrevious = secretKey(read, 'SERVICE_SECRET_KEY_PREVIOUS');
+  const graceText = read('SERVICE_SECRET_GRACE_UNTIL');
+  if (!serviceSecretKeyPrevious) {
+    if (graceText !== undefined)
+      throw new ConfigError('SERVICE_SECRET_GRACE_UNTIL', 'needs SERVICE_SECRET_KEY_PREVIOUS');
+    return { serviceSecretKey };
+  }
+  if (!serviceSecretKey) throw new ConfigError('SERVICE_SECRET_KEY_PREVIOUS', 'needs SERVICE_SECRET_KEY');
+  if (serviceSecretKeyPrevious.equals(serviceSecretKey)) {
+    throw new ConfigError('SERVICE_SECRET_KEY_PREVIOUS', 'must differ from SERVICE_SECRET_KEY');
+  }
+  const serviceSecretGraceUntil = graceText === undefined ? undefined : dateTime(graceText);
+  if (!serviceSecretGraceUntil) {
+    throw new ConfigError(
+      'SERVICE_SECRET_GRACE_UNTIL',
+      'must be the date-time the previous secret stops being accepted (ISO 8601, e.g. 2026-12-01T00:00:00Z)',
+    );
+  }
+  return { serviceSecretKey, serviceSecretKeyPrevious, serviceSecretGraceUntil };
+}
+
+/** An ISO 8601 date-time with its offset (`Z` or `+02:00`), or undefined. */
+function dateTime(text: string): Date | undefined {
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/.test(text)) return undefined;
+  const date = new Date(text);
+  return Number.isNaN(date.getTime()) ? undefined : date;
+}
+
+function secretKey(read: Reader, name: string): Buffer | undefined {
+  const text = read(name);
+  if (text === undefined) return undefined;
+  const key = decodeSecretKey(text);
+  if (!key) throw new ConfigError(name, 'must be 32 bytes, written as 64 hex characters or as base64');
+  return key;
+}
 
 function integer(read: Reader, name: string, fallback: number, min: number, max = Number.MAX_SAFE_INTEGER): number {
   const text = read(name);

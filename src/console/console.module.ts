@@ -25,6 +25,7 @@ import { SessionsRepository } from './sessions/sessions.repository';
 import { SessionsService } from './sessions/sessions.service';
 import { SignInController } from './sessions/sign-in.controller';
 import { SignInService } from './sessions/sign-in.service';
+import { SsoSecretsResealingStep } from './sso/sso-secrets.resealing';
 import { SsoRepository } from './sso/sso.repository';
 import { SsoService } from './sso/sso.service';
 import { WebhooksConsoleController } from './webhooks/webhooks.controller';
@@ -73,6 +74,7 @@ export class ConsoleModule {
         SignInService,
         SsoRepository,
         SsoService,
+        SsoSecretsResealingStep,
         ConsoleRetentionStep,
       ],
       exports: [PeopleService, SsoService],

@@ -18,7 +18,7 @@ const OUTBOX_CACHE_MS = 5000;
 export type DeliveryOutcomeLabel = 'delivered' | 'failed' | 'refused';
 
 /**
- * The process's Prometheus series (decisions.md "Operations", docs/operations.md), named by the
+ * The process's Prometheus series (docs/api-decisions.md "Operations", docs/operations.md), named by the
  * OpenTelemetry semantic conventions as Prometheus exports them. No label ever holds an organisation, a key
  * or a raw path: routes are templates. Gauges that cost a lookup (pool, outbox) are read on scrape only.
  */

@@ -7,8 +7,8 @@ import { OrganisationsService } from '../../src/auth/organisations.service';
 import { AppConfig, loadConfig } from '../../src/config/config';
 import { replicaUrlsFor } from './replica-urls';
 
-/** A fixed key for encrypting webhook secrets in tests. */
-export const TEST_WEBHOOK_SECRET_KEY = '0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef';
+/** A fixed service secret (SERVICE_SECRET_KEY) for tests. */
+export const TEST_SERVICE_SECRET_KEY = '0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef';
 
 export function testConfig(overrides: Partial<AppConfig> = {}): AppConfig {
   const databaseUrl = process.env.TEST_DATABASE_URL;
@@ -22,7 +22,7 @@ export function testConfig(overrides: Partial<AppConfig> = {}): AppConfig {
       DATABASE_URL: databaseUrl,
       // Set when the run goes through PgBouncer: LISTEN and the migration lock bypass it.
       DATABASE_DIRECT_URL: process.env.TEST_DATABASE_DIRECT_URL,
-      WEBHOOK_SECRET_KEY: TEST_WEBHOOK_SECRET_KEY,
+      SERVICE_SECRET_KEY: TEST_SERVICE_SECRET_KEY,
       LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent',
       // High enough that no test meets it unless it means to.
       RATE_LIMIT_PER_MINUTE: '100000',
