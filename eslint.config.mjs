@@ -15,14 +15,14 @@ import tseslint from 'typescript-eslint';
 const SHARED = {
   config: [],
   errors: [],
-  // Secrets sealed at rest (AES-256-GCM), for every feature that keeps one.
-  encryption: [],
+  // The keys derived from the service secret, and secrets sealed at rest (AES-256-GCM) with them.
+  encryption: ['config'],
   // The one normalisation of names every comparison of skill and alias names uses (and the migration stores).
   names: [],
   database: ['errors', 'names'],
   tracing: ['config'],
   validation: ['errors'],
-  pagination: ['config', 'errors', 'validation'],
+  pagination: ['config', 'encryption', 'errors', 'validation'],
   bulk: ['database', 'errors', 'validation'],
   openapi: ['errors', 'pagination'],
   http: ['bulk', 'config', 'database', 'errors', 'pagination', 'tracing', 'validation'],
@@ -35,7 +35,7 @@ const FOLDERS = {
   audit: [...FOUNDATION, 'retention'],
   auth: [...FOUNDATION, 'audit'],
   events: [...FOUNDATION, 'auth', 'retention'],
-  idempotency: [...FOUNDATION, 'auth', 'retention'],
+  idempotency: [...FOUNDATION, 'auth', 'events', 'retention'],
   metrics: FOUNDATION,
   employees: [...FOUNDATION, 'auth', 'events', 'idempotency', 'retention', 'skills'],
   skills: [...FOUNDATION, 'auth', 'events', 'idempotency', 'retention'],

@@ -15,7 +15,7 @@ import { Client } from 'pg';
 import { generateApiKey, hashApiKey } from '../src/auth/api-key-hash';
 import { migrate } from '../src/database/migrate';
 import { newId } from '../src/database/uuid';
-import { sealSecret } from '../src/encryption/secret-box';
+import { ServiceKeys } from '../src/encryption/service-keys';
 import {
   BENCH_DATABASE_URL,
   BenchKeys,
@@ -408,7 +408,7 @@ async function writeAccess(client: Client): Promise<void> {
       await client.query(
         `INSERT INTO webhook_endpoints (id, organisation_id, url, events, secret_sealed, created_at)
          VALUES ($1, $2, $3, ARRAY['skill.rated'], $4, now())`,
-        [id, first, url, sealSecret(webhookSecretKey, secret, id)],
+        [id, first, url, new ServiceKeys({ serviceSecretKey: webhookSecretKey }).seal('webhook-secrets', secret, id)],
       );
       keys.webhookEndpoints.push({ id, url, secret });
     }

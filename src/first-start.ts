@@ -4,7 +4,7 @@ import { OrganisationsService } from './auth/organisations.service';
 import { PeopleService } from './console/people/people.service';
 
 const DEFAULT_ORGANISATION = 'Default';
-/** The console's first admin on the embedded database (decisions.md, "First start"). */
+/** The console's first admin on the embedded database (docs/api-decisions.md, "First start"). */
 export const FIRST_ADMIN_EMAIL = 'admin@localhost';
 
 /**

@@ -20,7 +20,7 @@ export interface AuthenticatedKey {
 
 export interface NewApiKey {
   name?: string;
-  /** Absent: all five scopes (decisions.md, "Scoped API keys" and "Data protection"). */
+  /** Absent: all five scopes (docs/api-decisions.md, "Scoped API keys" and "Data protection"). */
   scopes?: readonly string[];
   expiresAt?: Date;
 }

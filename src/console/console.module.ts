@@ -27,6 +27,7 @@ import { SessionsService } from './sessions/sessions.service';
 import { SignInController } from './sessions/sign-in.controller';
 import { SignInService } from './sessions/sign-in.service';
 import { SkillsConsoleController } from './skills/skills.controller';
+import { SsoSecretsResealingStep } from './sso/sso-secrets.resealing';
 import { SsoRepository } from './sso/sso.repository';
 import { SsoService } from './sso/sso.service';
 import { WebhooksConsoleController } from './webhooks/webhooks.controller';
@@ -84,6 +85,7 @@ export class ConsoleModule {
         SignInService,
         SsoRepository,
         SsoService,
+        SsoSecretsResealingStep,
         ConsoleRetentionStep,
       ],
       exports: [PeopleService, SsoService],

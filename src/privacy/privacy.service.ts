@@ -27,7 +27,7 @@ const RATINGS_BATCH = 1_000;
 const DAY_MS = 86_400_000;
 
 /**
- * Erasure and the personal-data export (decisions.md, "Data protection"). Each table's redaction is a method
+ * Erasure and the personal-data export (docs/api-decisions.md, "Data protection"). Each table's redaction is a method
  * of the repository of the feature that owns it; this service runs them in one transaction, or reads them
  * for the export. Its own folder because the features it calls (ratings/, positions/) import employees/.
  */

@@ -99,6 +99,8 @@ export class SkillsController {
 
   @Post('resolve')
   @RequiresScope('read')
+  // Any POST accepts an Idempotency-Key (docs/api-decisions.md, "Safe retries"), this one too, though it changes nothing.
+  @Idempotent()
   @ApiOperation({
     summary: 'Resolve up to 1,000 names to skills (name > alias > hidden alias), with suggestions; changes nothing',
   })

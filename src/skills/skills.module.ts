@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { ListCursors } from '../pagination/cursor';
+import { EscoImportService } from './esco/esco-import.service';
 import { SkillGroupsController } from './groups/skill-groups.controller';
 import { SkillGroupsRepository } from './groups/skill-groups.repository';
 import { SkillGroupsService } from './groups/skill-groups.service';
@@ -21,9 +22,10 @@ import { SkillsService } from './skills.service';
     SkillNamesRepository,
     SkillResolver,
     SkillGroupsService,
+    EscoImportService,
     SkillGroupsRepository,
     ListCursors,
   ],
-  exports: [SkillsRepository, SkillsBulkService, SkillResolver, SkillsService, SkillGroupsService],
+  exports: [SkillsRepository, SkillsBulkService, SkillResolver, EscoImportService, SkillsService, SkillGroupsService],
 })
 export class SkillsModule {}

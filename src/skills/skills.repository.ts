@@ -130,6 +130,27 @@ export class SkillsRepository {
     return this.findOne(organisationId, id, true, manager);
   }
 
+  /**
+   * The skills an import may change, locked until the transaction ends: those of `source` with these
+   * externalIds, and those with these name keys (which it may adopt).
+   */
+  async lockForImport(
+    organisationId: string,
+    source: string,
+    externalIds: string[],
+    nameKeys: string[],
+    manager: EntityManager,
+  ): Promise<SkillRecord[]> {
+    const rows = await this.database.manager(manager).query<SkillFields[]>(
+      `SELECT ${SKILL_RECORD_SELECT} FROM skills s
+        WHERE s.organisation_id = $1
+          AND ((s.source = $2 AND s.external_id = ANY ($3::text[])) OR s.name_key = ANY ($4::text[]))
+        ORDER BY s.id FOR UPDATE OF s`,
+      [organisationId, source, externalIds, nameKeys],
+    );
+    return rows.map((row) => ({ ...row, organisationId }));
+  }
+
   /** The organisation's skills with these ids (as SkillResolver answers them). */
   async findByIds(organisationId: string, ids: string[], manager?: EntityManager): Promise<Skill[]> {
     if (ids.length === 0) return [];

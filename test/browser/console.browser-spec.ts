@@ -404,7 +404,7 @@ describeInBrowser('the console in Chromium', () => {
     for (const name of ['Older skill', 'Newer skill']) {
       expect(await callApi(own.key, 'POST', '/skills', { name })).toBe(201);
     }
-    // The feed lists an event once every older transaction has ended: within a second (decisions.md).
+    // The feed lists an event once every older transaction has ended: within a second (docs/api-decisions.md).
     for (let listed = 0, tries = 0; listed < 2 && tries < 50; tries++) {
       const response = await fetch(`${origin}/api/v1/events?event=skill.created`, {
         headers: { Authorization: `Bearer ${own.key}` },

@@ -379,7 +379,7 @@ describe('events', () => {
       await api(own.key).post('/skills', { name: names[index] }).expect(201);
     }
 
-    // The feed lists an event once every older transaction has ended: within a second (decisions.md).
+    // The feed lists an event once every older transaction has ended: within a second (docs/api-decisions.md).
     let first = '';
     for (const deadline = Date.now() + 5000; !first.includes('Skill 51') && Date.now() < deadline;) {
       first = (await person.agent.get('/console/events').expect(200)).text;

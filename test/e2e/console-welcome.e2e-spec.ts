@@ -8,7 +8,10 @@ const cookiesOf = (response: request.Response): string[] =>
 const cookieOf = (response: request.Response, name: string) =>
   cookiesOf(response).find((cookie) => cookie.startsWith(`${name}=`));
 
-/** decisions.md: a welcome link is `…/console/welcome/<token>`, single use, 72 hours; its token never stays in a URL. */
+/**
+ * docs/api-decisions.md: a welcome link is `…/console/welcome/<token>`, single use, 72 hours; its token never stays in
+ * a URL.
+ */
 describe('a welcome link', () => {
   const context = useTestApp({ config: { publicUrl: 'http://console.test' } });
   const server = () => context.app.getHttpServer();

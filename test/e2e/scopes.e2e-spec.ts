@@ -11,12 +11,17 @@ import { itWithConcurrentSessions, NEEDS_A_SERVER } from '../support/database-ki
 import { Method, operationsOf, servedDocument } from '../support/openapi-document';
 import { createEmployee, createSkill } from '../support/people.factory';
 
-/** decisions.md, "Scoped API keys" and "Data protection": the scope an operation needs, from its path and method. */
+/**
+ * docs/api-decisions.md, "Scoped API keys" and "Data protection": the scope an operation needs, from its path and
+ * method.
+ */
 function contractScope(method: Method, path: string): ApiScope | null {
   if (path === '/me') return null;
   if (/^\/employees\/\{id\}\/(erase|personal-data)$/.test(path)) return 'privacy';
   if (path.startsWith('/webhooks')) return 'webhooks';
   if (path.startsWith('/events')) return 'events';
+  // Resolving names changes nothing: a POST only for its body of up to 1,000 names.
+  if (path === '/skills/resolve') return 'read';
   return method === 'get' ? 'read' : 'write';
 }
 

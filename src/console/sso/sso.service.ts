@@ -41,7 +41,8 @@ const FLOW_CONTEXT = 'console-sso-flow';
 const FLOW_MS = 10 * 60_000;
 export const SSO_CALLBACK_PATH = '/console/sso/callback';
 
-const sealingContext = (organisationId: string) => `console-sso:${organisationId}`;
+/** What an organisation's client secret is sealed for: its row. */
+export const sealingContext = (organisationId: string) => `console-sso:${organisationId}`;
 
 /**
  * Single sign-on per organisation with OpenID Connect (decisions.md, "Signing in"): the authorization code flow
@@ -185,7 +186,7 @@ export class SsoService {
     const settings = await this.settings.find(organisationId);
     if (!settings) throw new SsoRefusedError('Your organisation no longer signs in with single sign-on.');
     const secret = this.sealer.open(settings.clientSecretSealed, sealingContext(organisationId));
-    if (secret === undefined) throw new Error('The SSO client secret cannot be opened with WEBHOOK_SECRET_KEY');
+    if (secret === undefined) throw new Error('The SSO client secret cannot be opened with SERVICE_SECRET_KEY');
     const client: OpenIdClient = await openIdClient();
     try {
       const configuration = await client.discovery(

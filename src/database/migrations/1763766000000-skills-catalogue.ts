@@ -67,7 +67,7 @@ export class SkillsCatalogue1763766000000 implements MigrationInterface {
         id uuid PRIMARY KEY,
         organisation_id uuid NOT NULL REFERENCES organisations (id) ON DELETE CASCADE,
         name varchar(200) NOT NULL,
-        description varchar(2000),
+        description varchar(4000),
         source varchar(50),
         external_id varchar(500),
         created_at timestamptz(3) NOT NULL,

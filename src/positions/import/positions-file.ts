@@ -40,7 +40,7 @@ export class ReplacementEntry {
   status: ReplacementStatus;
 }
 
-/** One position of the import file; decisions.md ("Command line") fixes the format. */
+/** One position of the import file; docs/api-decisions.md ("Command line") fixes the format. */
 export class PositionEntry {
   @IsString()
   @IsNotEmpty()

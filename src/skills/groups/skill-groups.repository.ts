@@ -196,6 +196,89 @@ export class SkillGroupsRepository {
     );
   }
 
+  /** The groups of `source` with these externalIds, locked until the transaction ends. */
+  async lockBySource(
+    organisationId: string,
+    source: string,
+    externalIds: string[],
+    manager: EntityManager,
+  ): Promise<SkillGroupRecord[]> {
+    return this.database.manager(manager).query<SkillGroupRecord[]>(
+      `SELECT ${GROUP_SELECT} FROM skill_groups g
+        WHERE g.organisation_id = $1 AND g.source = $2 AND g.external_id = ANY ($3::text[])
+        ORDER BY g.id FOR UPDATE OF g`,
+      [organisationId, source, externalIds],
+    );
+  }
+
+  /** Many new groups in one statement (their parents: addParents). */
+  async insertMany(organisationId: string, groups: SkillGroupRecord[], manager: EntityManager): Promise<void> {
+    if (groups.length === 0) return;
+    await mapConstraintErrors(
+      this.database.manager(manager).query(
+        `INSERT INTO skill_groups (id, organisation_id, name, description, source, external_id, created_at, updated_at)
+         SELECT v.id, $1, v.name, v.description, v.source, v.external_id, v.at, v.at
+           FROM unnest($2::uuid[], $3::text[], $4::text[], $5::text[], $6::text[], $7::timestamptz[])
+                AS v (id, name, description, source, external_id, at)`,
+        [organisationId, ...groupArrays(groups), groups.map((group) => group.createdAt)],
+      ),
+      { unique: UNIQUE },
+    );
+  }
+
+  /** Writes the fields and updatedAt of many groups in one statement. */
+  async updateMany(organisationId: string, groups: SkillGroupRecord[], manager: EntityManager): Promise<void> {
+    if (groups.length === 0) return;
+    await mapConstraintErrors(
+      this.database.manager(manager).query(
+        `UPDATE skill_groups g
+            SET name = v.name, description = v.description, source = v.source, external_id = v.external_id,
+                updated_at = v.at
+           FROM unnest($2::uuid[], $3::text[], $4::text[], $5::text[], $6::text[], $7::timestamptz[])
+                AS v (id, name, description, source, external_id, at)
+          WHERE g.organisation_id = $1 AND g.id = v.id`,
+        [organisationId, ...groupArrays(groups), groups.map((group) => group.updatedAt)],
+      ),
+      { unique: UNIQUE },
+    );
+  }
+
+  /** Adds these parent links (those already there stay as they are); answers how many it added. */
+  async addParents(
+    organisationId: string,
+    links: { groupId: string; parentId: string }[],
+    manager: EntityManager,
+  ): Promise<number> {
+    if (links.length === 0) return 0;
+    const [{ added }] = await this.database.manager(manager).query<{ added: number }[]>(
+      `WITH added AS (
+         INSERT INTO skill_group_parents (organisation_id, group_id, parent_id)
+         SELECT $1, v.group_id, v.parent_id FROM unnest($2::uuid[], $3::uuid[]) AS v (group_id, parent_id)
+         ON CONFLICT DO NOTHING
+         RETURNING 1)
+       SELECT count(*)::int AS added FROM added`,
+      [organisationId, links.map((link) => link.groupId), links.map((link) => link.parentId)],
+    );
+    return added;
+  }
+
+  /** Whether some group of the organisation lies above itself (a circle the parent links close). */
+  async hasCircle(organisationId: string, manager: EntityManager): Promise<boolean> {
+    const [{ circular }] = await this.database.manager(manager).query<{ circular: boolean }[]>(
+      `WITH RECURSIVE above (start, id, path_circular) AS (
+         SELECT l.group_id, l.parent_id, l.group_id = l.parent_id
+           FROM skill_group_parents l WHERE l.organisation_id = $1
+         UNION
+         SELECT above.start, l.parent_id, l.parent_id = above.start
+           FROM above JOIN skill_group_parents l ON l.group_id = above.id
+          WHERE NOT above.path_circular
+       )
+       SELECT EXISTS (SELECT FROM above WHERE path_circular) AS circular`,
+      [organisationId],
+    );
+    return circular;
+  }
+
   /** Moves updatedAt: a change of the parents alone is a change of the group. */
   async touch(organisationId: string, id: string, updatedAt: Date, manager: EntityManager): Promise<void> {
     await this.database
@@ -236,4 +319,15 @@ export class SkillGroupsRepository {
       );
     return row.total;
   }
+}
+
+/** The columns insertMany and updateMany bind, one array each. */
+function groupArrays(groups: SkillGroupRecord[]): unknown[][] {
+  return [
+    groups.map((group) => group.id),
+    groups.map((group) => group.name),
+    groups.map((group) => group.description),
+    groups.map((group) => group.source),
+    groups.map((group) => group.externalId),
+  ];
 }

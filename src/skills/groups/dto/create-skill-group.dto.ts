@@ -8,10 +8,10 @@ export class CreateSkillGroupDto {
   @MaxLength(200)
   name: string;
 
-  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 2000 })
+  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 4000 })
   @IsOptional()
   @IsString()
-  @MaxLength(2000)
+  @MaxLength(4000)
   description?: string | null;
 
   @ExternalField(50, 'The taxonomy the group comes from, e.g. esco')
