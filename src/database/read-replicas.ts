@@ -4,7 +4,7 @@ import { ReadRoutingInterceptor } from './read-routing.interceptor';
 import { Replicas } from './replicas';
 
 /**
- * With DATABASE_REPLICA_URLS: checks the replicas and routes the GETs under `/prefix` to them (docs/adr/0014),
+ * With DATABASE_REPLICA_URLS: checks the replicas and routes the GETs under `/prefix` to them (docs/adr/0012),
  * but GET /events: its cursor is an event's id, which a replica behind the page the reader read last (on the
  * primary, or another replica) does not have yet, so it would answer 400 where the primary goes on.
  * Without replicas, nothing: no interceptor, no check, every query on the primary as before.

@@ -23,7 +23,7 @@ interface Employee {
 }
 
 /**
- * Reads on a streaming replica (decisions.md "Reads past one primary", docs/adr/0014): a replica of this file's
+ * Reads on a streaming replica (decisions.md "Reads past one primary", docs/adr/0012): a replica of this file's
  * own (scripts/replica.sh), whose replay the tests pause, and which they stop and start again.
  */
 describeWithReplica('reads on a streaming replica', () => {
@@ -161,7 +161,7 @@ describeWithReplica('reads on a streaming replica', () => {
   });
 
   // The feed's cursor is an event's id: a replica that has not replayed the event a reader's last page (from the
-  // primary) ended on cannot find it, and would answer 400. So GET /events stays on the primary (docs/adr/0014).
+  // primary) ended on cannot find it, and would answer 400. So GET /events stays on the primary (docs/adr/0012).
   it('keeps GET /events on the primary, where every cursor is found', async () => {
     const own = await createTenant(app, 'Feed');
     const onReplica = await appOnReplica({ databaseReplicaMaxLagMs: 600_000 });

@@ -12,7 +12,7 @@ import { waitUntil } from '../support/wait-until';
  */
 describe('round trips per request', () => {
   // Without read replicas, also in the run on them: with replicas a write costs one more, its X-Consistency-Token
-  // (docs/adr/0014).
+  // (docs/adr/0012).
   const suite = useTestApp({ config: { dispatchMode: 'off', databaseReplicaUrls: [] } });
   /** Each round trip's statements, in the order sent. */
   let roundTrips: string[][];
