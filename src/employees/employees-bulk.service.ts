@@ -58,8 +58,11 @@ function uniqueBusinessEmails(): (employee: Employee) => void {
   };
 }
 
-/** What POST (employee.created) or PATCH (employee.updated with changes, maybe employee.deactivated) emits. */
+/**
+ * What POST (employee.created) or PATCH (employee.updated with changes, maybe employee.deactivated) emits, for a
+ * change that was written: an update moved the locked row's version by one (the trigger, in its UPDATE).
+ */
 function eventsOf({ before, after }: PlannedChange<Employee>, now: Date): PublishedEvent[] {
   if (!before) return [{ name: 'employee.created', data: toEmployeeResponse(after), occurredAt: now }];
-  return updateEvents(before, after, now);
+  return updateEvents(before, { ...after, version: before.version + 1 }, now);
 }

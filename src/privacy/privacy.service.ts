@@ -11,6 +11,7 @@ import { IdempotencyKeysRepository } from '../idempotency/idempotency-keys.repos
 import { PositionsRepository } from '../positions/positions.repository';
 import { RatingRecord, RatingResponse, toRatingResponse } from '../ratings/dto/rating.response';
 import { RatingsRepository } from '../ratings/ratings.repository';
+import { Preconditions } from '../versions/preconditions';
 import { WebhookDeliveriesRepository } from '../webhooks/webhook-deliveries.repository';
 import {
   ErasedEmployeeResponse,
@@ -47,11 +48,20 @@ export class PrivacyService {
    * Removes the employee's personal data for good, in one transaction: their ratings and skills, their position
    * links, their row (404 from now on), and the redaction of every event and kept response naming them; then
    * `employee.erased` in the feed. The employee's row is locked first, so a concurrent change to them either
-   * commits before (and is redacted) or finds them gone.
+   * commits before (and is redacted) or finds them gone. An If-Match is checked under that lock.
    */
-  async erase(organisationId: string, id: string, write: WriteContext): Promise<ErasedEmployeeResponse> {
+  async erase(
+    organisationId: string,
+    id: string,
+    write: WriteContext,
+    preconditions: Preconditions = {},
+  ): Promise<ErasedEmployeeResponse> {
     return this.database.transaction(async (manager) => {
-      await this.employees.findForUpdate(organisationId, id, manager);
+      const employee = await this.employees.findForUpdate(organisationId, id, manager);
+      // A POST: REQUIRE_IF_MATCH does not apply, only a header the request sent.
+      if (preconditions.ifMatch !== undefined) {
+        await this.employeesService.checkVersion(organisationId, employee, preconditions, manager);
+      }
       const erasedAt = new Date();
       await this.ratings.deleteAllOfEmployee(organisationId, id, manager);
       await this.positions.unlinkEmployee(organisationId, id, manager);
@@ -59,7 +69,10 @@ export class PrivacyService {
       await this.events.redactEmployee(organisationId, id, manager);
       await this.idempotencyKeys.redactEmployee(organisationId, id, manager);
       const erased = { id, erasedAt: erasedAt.toISOString() };
-      await this.domainEvents.publish(manager, organisationId, 'employee.erased', erased, erasedAt);
+      // The erasure is the employee's last change: its history lists it after the (redacted) others.
+      await this.domainEvents.publishMany(manager, organisationId, [
+        { name: 'employee.erased', data: erased, occurredAt: erasedAt, resourceVersion: employee.version + 1 },
+      ]);
       return erased;
     }, write);
   }

@@ -10,6 +10,8 @@ import { DeletedResponse } from '../http/deleted.response';
 import { ListCursors, ListIdentity } from '../pagination/cursor';
 import { Page, PaginationQuery } from '../pagination/pagination';
 import { parseIsoDateTime } from '../validation/iso-date-time';
+import { Preconditions } from '../versions/preconditions';
+import { ResourceVersions } from '../versions/resource-versions';
 import { CreateWebhookDto } from './dto/create-webhook.dto';
 import { RecoverResponse } from './dto/recover.dto';
 import { RotateSecretDto } from './dto/rotate-secret.dto';
@@ -42,6 +44,7 @@ export class WebhooksService {
     private readonly sender: WebhookSender,
     private readonly commitWatcher: WebhookCommitWatcher,
     private readonly cursors: ListCursors,
+    private readonly versions: ResourceVersions,
   ) {}
 
   async list(organisationId: string): Promise<WebhookResponse[]> {
@@ -75,6 +78,34 @@ export class WebhooksService {
   async remove(organisationId: string, id: string, manager?: EntityManager): Promise<DeletedResponse> {
     if (!(await this.endpoints.delete(organisationId, id, manager))) throw new NotFoundError('Webhook');
     return { deleted: true };
+  }
+
+  /**
+   * DELETE /webhooks/{id}: remove, with If-Match (and REQUIRE_IF_MATCH) checked under the endpoint's lock. No
+   * event records an endpoint's changes, so a 412 names no fields.
+   */
+  async removeIfMatches(
+    organisationId: string,
+    id: string,
+    preconditions: Preconditions,
+    write: WriteContext,
+  ): Promise<DeletedResponse> {
+    return this.database.transaction(async (manager) => {
+      const endpoint = await this.endpoints.findForUpdate(organisationId, id, manager);
+      if (!endpoint) throw new NotFoundError('Webhook');
+      await this.versions.check(
+        organisationId,
+        id,
+        {
+          resource: 'Webhook',
+          current: endpoint.version,
+          preconditions,
+          representation: toWebhookResponse(endpoint),
+        },
+        manager,
+      );
+      return this.remove(organisationId, id, manager);
+    }, write);
   }
 
   /** One endpoint, never its secret; with `manager`, read in that transaction. */

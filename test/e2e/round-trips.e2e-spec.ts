@@ -62,7 +62,7 @@ describe('round trips per request', () => {
   const INSERT_EMPLOYEE = expect.stringMatching(/^SELECT insert_employees\(/) as unknown;
   /** events/ records the event and webhooks/ queues its deliveries in this one statement. */
   const RECORD_EVENTS = expect.stringMatching(
-    /^WITH recorded AS MATERIALIZED \(SELECT record_events\(.*\bwebhook_fan_out\(/,
+    /^WITH recorded AS MATERIALIZED \(SELECT record_events_v2\(.*\bwebhook_fan_out\(/,
   ) as unknown;
 
   const employee = () => {
