@@ -55,7 +55,7 @@ const FOLDERS = {
     'versions',
   ],
   // GET …/history: one resource's events, for the resources it names.
-  history: [...FOUNDATION, 'auth', 'events', 'employees', 'versions'],
+  history: [...FOUNDATION, 'auth', 'events', 'versions'],
   health: [...FOUNDATION, 'auth', 'metrics'],
   'rate-limit': [...FOUNDATION, 'auth', 'metrics'],
   // The Settings and data pages: their own people, sessions and guard; they call the services of the features they show.

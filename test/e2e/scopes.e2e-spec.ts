@@ -17,6 +17,8 @@ function contractScope(method: Method, path: string): ApiScope | null {
   if (/^\/employees\/\{id\}\/(erase|personal-data)$/.test(path)) return 'privacy';
   if (path.startsWith('/webhooks')) return 'webhooks';
   if (path.startsWith('/events')) return 'events';
+  // decisions.md, "Writes that never overwrite each other": a resource's history is the feed's.
+  if (/^\/(employees|skills)\/\{id\}\/history$/.test(path)) return 'events';
   return method === 'get' ? 'read' : 'write';
 }
 
