@@ -215,6 +215,56 @@ describe('versions, If-Match and Base-Version (issue 47)', () => {
     });
   });
 
+  describe('ifMatch and baseVersion in bulk items', () => {
+    it('checks each update item as PATCH checks the headers, failing only the items refused', async () => {
+      const [current, stale, merged, clashing, both] = await Promise.all(
+        Array.from({ length: 5 }, () => createEmployee(suite.app, suite.tenant)),
+      );
+      for (const employee of [stale, merged, clashing]) {
+        await patch(`/employees/${employee.id}`, { title: 'CTO' }).expect(200);
+      }
+      const response = await post<unknown[]>('/employees/bulk', {
+        items: [
+          { personnelNumber: current.personnelNumber, ifMatch: 1, title: 'A' },
+          { personnelNumber: stale.personnelNumber, ifMatch: 1, title: 'B' },
+          { personnelNumber: merged.personnelNumber, baseVersion: 1, departmentId: 'D' },
+          { personnelNumber: clashing.personnelNumber, baseVersion: 1, title: 'C' },
+          { personnelNumber: both.personnelNumber, ifMatch: 1, baseVersion: 1, title: 'D' },
+          { personnelNumber: 'NEW-1', firstName: 'N', lastName: 'N', businessEmail: 'n@example.com', ifMatch: 1 },
+        ],
+      }).expect(200);
+      expect(response.body.data).toEqual([
+        { index: 0, status: 'updated', id: current.id, error: null },
+        {
+          index: 1,
+          status: 'failed',
+          id: null,
+          error: {
+            code: 'PRECONDITION_FAILED',
+            message: 'The Employee is at version 2, not 1: nothing was written',
+            details: [{ field: 'title', message: 'changed since version 1; now "CTO"' }],
+          },
+        },
+        { index: 2, status: 'updated', id: merged.id, error: null },
+        {
+          index: 3,
+          status: 'failed',
+          id: null,
+          error: {
+            code: 'CONFLICT',
+            message: 'Fields this PATCH changes were changed since version 1: nothing was written',
+            details: [{ field: 'title', message: 'changed since version 1; now "CTO"' }],
+          },
+        },
+        { index: 4, status: 'failed', id: null, error: expect.objectContaining({ code: 'VALIDATION_ERROR' }) },
+        { index: 5, status: 'failed', id: null, error: expect.objectContaining({ code: 'VALIDATION_ERROR' }) },
+      ]);
+      const read = async (id: string) => (await get<EmployeeDetailResponse>(`/employees/${id}`).expect(200)).body.data;
+      expect(await read(stale.id)).toMatchObject({ title: 'CTO', version: 2 });
+      expect(await read(merged.id)).toMatchObject({ title: 'CTO', departmentId: 'D', version: 3 });
+    });
+  });
+
   describe('concurrency', () => {
     itWithConcurrentSessions(
       `lets exactly one of 20 parallel PATCHes with the same ETag through; the others get 412 ${NEEDS_A_SERVER}`,
