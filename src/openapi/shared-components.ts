@@ -36,6 +36,13 @@ export const HEADERS = {
       'request with the same `Idempotency-Key`, so nothing was changed again; absent otherwise.',
     schema: { type: 'string', enum: ['true'] },
   },
+  ETag: {
+    description:
+      'The version of the one resource the answer carries (its `version`), as `"<version>"`: send it back as ' +
+      '`If-Match` to write only if nobody changed the resource since.',
+    required: true,
+    schema: { type: 'string', pattern: '^"[0-9]+"$' },
+  },
 } satisfies Record<string, HeaderObject>;
 
 export type HeaderName = keyof typeof HEADERS;

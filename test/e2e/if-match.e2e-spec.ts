@@ -1,9 +1,11 @@
+import type { ParameterObject, ResponseObject } from '@nestjs/swagger';
 import { EmployeeDetailResponse, EmployeeResponse } from '../../src/employees/dto/employee.response';
 import { WebhookResponse } from '../../src/webhooks/dto/webhook.response';
 import { TypedTest } from '../support/api-client';
 import { createTenant, dataSourceOf } from '../support/app';
 import { itWithConcurrentSessions, NEEDS_A_SERVER } from '../support/database-kind';
 import { EventRecorder } from '../support/event-recorder';
+import { servedDocument } from '../support/openapi-document';
 import { createEmployee } from '../support/people.factory';
 import { useTestApp } from '../support/use-test-app';
 
@@ -262,6 +264,26 @@ describe('versions, If-Match and Base-Version (issue 47)', () => {
       const read = async (id: string) => (await get<EmployeeDetailResponse>(`/employees/${id}`).expect(200)).body.data;
       expect(await read(stale.id)).toMatchObject({ title: 'CTO', version: 2 });
       expect(await read(merged.id)).toMatchObject({ title: 'CTO', departmentId: 'D', version: 3 });
+    });
+  });
+
+  describe('OpenAPI', () => {
+    it('documents the ETag of answers carrying one versioned resource, and If-Match and Base-Version', () => {
+      const { paths } = servedDocument(suite.app);
+      const headersOf = (path: string, method: 'get' | 'post' | 'patch' | 'delete', status: string) =>
+        Object.keys((paths[path][method]!.responses[status] as ResponseObject).headers ?? {});
+      expect(headersOf('/employees/{id}', 'get', '200')).toContain('ETag');
+      expect(headersOf('/employees/{id}', 'patch', '200')).toContain('ETag');
+      expect(headersOf('/employees', 'post', '201')).toContain('ETag');
+      expect(headersOf('/webhooks', 'post', '201')).toContain('ETag');
+      expect(headersOf('/employees', 'get', '200')).not.toContain('ETag');
+      expect(headersOf('/employees/{id}', 'delete', '200')).not.toContain('ETag');
+      const headerParameters = (path: string, method: 'patch' | 'delete' | 'post') =>
+        (paths[path][method]!.parameters as ParameterObject[]).filter((p) => p.in === 'header').map((p) => p.name);
+      expect(headerParameters('/employees/{id}', 'patch')).toEqual(['If-Match', 'Base-Version']);
+      expect(headerParameters('/employees/{id}', 'delete')).toEqual(['If-Match']);
+      expect(headerParameters('/webhooks/{id}', 'delete')).toEqual(['If-Match']);
+      expect(Object.keys(paths['/employees/{id}'].patch!.responses)).toEqual(expect.arrayContaining(['412', '428']));
     });
   });
 
