@@ -15,12 +15,14 @@ import tseslint from 'typescript-eslint';
 const SHARED = {
   config: [],
   errors: [],
-  // Secrets sealed at rest (AES-256-GCM), for every feature that keeps one.
-  encryption: [],
-  database: ['errors'],
+  // The keys derived from the service secret, and secrets sealed at rest (AES-256-GCM) with them.
+  encryption: ['config'],
+  // The one normalisation of names every comparison of skill and alias names uses (and the migration stores).
+  names: [],
+  database: ['errors', 'names'],
   tracing: ['config'],
   validation: ['errors'],
-  pagination: ['config', 'errors', 'validation'],
+  pagination: ['config', 'encryption', 'errors', 'validation'],
   bulk: ['database', 'errors', 'validation'],
   openapi: ['errors', 'pagination'],
   http: ['bulk', 'config', 'database', 'errors', 'pagination', 'tracing', 'validation'],
@@ -28,10 +30,12 @@ const SHARED = {
 const FOUNDATION = Object.keys(SHARED);
 const FOLDERS = {
   ...SHARED,
-  auth: FOUNDATION,
   retention: FOUNDATION,
+  // The activity log, which every feature that changes what people manage writes to in its own transaction.
+  audit: [...FOUNDATION, 'retention'],
+  auth: [...FOUNDATION, 'audit'],
   events: [...FOUNDATION, 'auth', 'retention'],
-  idempotency: [...FOUNDATION, 'auth', 'retention'],
+  idempotency: [...FOUNDATION, 'auth', 'events', 'retention'],
   metrics: FOUNDATION,
   // Versions of resources: If-Match and Base-Version, checked against one resource's events in the feed.
   versions: [...FOUNDATION, 'events'],
@@ -39,10 +43,11 @@ const FOLDERS = {
   skills: [...FOUNDATION, 'auth', 'events', 'idempotency', 'retention'],
   ratings: [...FOUNDATION, 'auth', 'events', 'idempotency', 'retention', 'employees', 'skills'],
   positions: [...FOUNDATION, 'auth', 'events', 'retention', 'employees', 'ratings', 'skills'],
-  webhooks: [...FOUNDATION, 'auth', 'events', 'idempotency', 'retention', 'metrics', 'versions'],
+  webhooks: [...FOUNDATION, 'audit', 'auth', 'events', 'idempotency', 'retention', 'metrics', 'versions'],
   // Erasure and the personal-data export run the redactions and reads of every feature that holds a person.
   privacy: [
     ...FOUNDATION,
+    'audit',
     'auth',
     'events',
     'idempotency',
@@ -61,6 +66,7 @@ const FOLDERS = {
   // The Settings and data pages: their own people, sessions and guard; they call the services of the features they show.
   console: [
     ...FOUNDATION,
+    'audit',
     'auth',
     'events',
     'retention',

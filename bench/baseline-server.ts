@@ -33,9 +33,10 @@ import { v7 as uuidv7 } from 'uuid';
 import type { Database } from '../src/database/database';
 import type { EmployeeFields } from '../src/employees/dto/employee.response';
 import { EMPLOYEE_COLUMNS, EmployeesRepository } from '../src/employees/employees.repository';
+import { deriveKey } from '../src/encryption/service-keys';
 import { Changes, changesBetween } from '../src/events/changes';
 import { recordingStatement } from '../src/events/event-recording';
-import { fingerprintKey, requestFingerprint } from '../src/idempotency/request-fingerprint';
+import { requestFingerprint } from '../src/idempotency/request-fingerprint';
 import { CandidatesRepository } from '../src/positions/candidates.repository';
 import { PositionsRepository } from '../src/positions/positions.repository';
 import { computeSkillsGap, summariseSkillsGap } from '../src/positions/skills-gap';
@@ -178,8 +179,8 @@ async function rate(organisationId: string, employeeId: string, input: Record<st
 }
 
 const KEPT_FOR_MS = 24 * 60 * 60 * 1000;
-/** The service derives its fingerprint key from WEBHOOK_SECRET_KEY; any key costs the same HMAC. */
-const FINGERPRINT_KEY = fingerprintKey(randomBytes(32));
+/** The service derives its fingerprint key from SERVICE_SECRET_KEY; any key costs the same HMAC. */
+const FINGERPRINT_KEY = deriveKey(randomBytes(32), 'request-fingerprints');
 
 interface Answer {
   status: number;

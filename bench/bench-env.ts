@@ -23,7 +23,7 @@ export const SEED_KEY_LABEL = 'bench-seed';
 
 /** Written by the seed, git-ignored: the clear keys exist nowhere else. */
 export interface BenchKeys {
-  /** WEBHOOK_SECRET_KEY (hex) that sealed the endpoints' secrets; the runner starts the service with it. */
+  /** SERVICE_SECRET_KEY (hex) that sealed the endpoints' secrets; the runner starts the service with it. */
   webhookSecretKey: string;
   organisations: Array<{ id: string; name: string; apiKey: string }>;
   /** Endpoints subscribed to skill.rated on the first organisation, with their clear secrets (the receiver checks signatures). */
@@ -43,7 +43,7 @@ export function readBenchKeys(file = KEYS_FILE): BenchKeys {
 export function serviceEnvironment(keys: BenchKeys): Record<string, string> {
   return {
     DATABASE_URL: BENCH_DATABASE_URL,
-    WEBHOOK_SECRET_KEY: keys.webhookSecretKey,
+    SERVICE_SECRET_KEY: keys.webhookSecretKey,
     LOG_LEVEL: 'warn',
     RATE_LIMIT_PER_MINUTE: '1000000000',
     WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',

@@ -30,7 +30,7 @@ async function main(): Promise<void> {
   await migrate(DATABASE_URL);
   const config = loadConfig({
     DATABASE_URL,
-    WEBHOOK_SECRET_KEY: '0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef',
+    SERVICE_SECRET_KEY: '0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef',
     LOG_LEVEL: 'silent',
   });
   // No dispatcher: the deliveries stay pending, as a backlog would.

@@ -197,6 +197,7 @@ async function benchEmbedded(): Promise<void> {
         PORT: String(SERVICE_PORT),
         DATA_DIR: dataDir,
         DATABASE_URL: undefined,
+        SERVICE_SECRET_KEY: undefined,
         WEBHOOK_SECRET_KEY: undefined,
         LOG_LEVEL: 'warn',
         RATE_LIMIT_PER_MINUTE: '1000000000',

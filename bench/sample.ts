@@ -1,7 +1,8 @@
 import { Client } from 'pg';
-import { decodeSecretKey, type AppConfig } from '../src/config/config';
+import { decodeSecretKey } from '../src/config/config';
 import { escapeLikePattern } from '../src/database/like-pattern';
 import { ListEmployeesQuery } from '../src/employees/dto/list-employees.query';
+import { ServiceKeys } from '../src/encryption/service-keys';
 import { KeyValue, ListCursors, ListOrder } from '../src/pagination/cursor';
 import { BenchKeys } from './bench-env';
 
@@ -99,7 +100,7 @@ export async function sampleTargets(databaseUrl: string, keys: BenchKeys): Promi
         WHERE organisation_id = $1 AND outcome IS NOT NULL LIMIT ${SAMPLE_SIZE}`,
       [rated.id],
     );
-    const cursors = new ListCursors({ webhookSecretKey: decodeSecretKey(keys.webhookSecretKey) } as AppConfig);
+    const cursors = new ListCursors(new ServiceKeys({ serviceSecretKey: decodeSecretKey(keys.webhookSecretKey) }));
     return {
       ...(await employeeCursorPages(client, cursors, rated.id, `Bearer ${rated.apiKey}`)),
       searchCursorPages: await searchCursorPages(client, cursors, keys),

@@ -15,7 +15,7 @@ import { Client } from 'pg';
 import { generateApiKey, hashApiKey } from '../src/auth/api-key-hash';
 import { migrate } from '../src/database/migrate';
 import { newId } from '../src/database/uuid';
-import { sealSecret } from '../src/encryption/secret-box';
+import { ServiceKeys } from '../src/encryption/service-keys';
 import {
   BENCH_DATABASE_URL,
   BenchKeys,
@@ -223,9 +223,11 @@ async function insertOrganisations(client: Client): Promise<void> {
 async function insertSkills(client: Client): Promise<void> {
   await client.query(
     `INSERT INTO skills (id, organisation_id, name, description, rating_scale_min, rating_scale_max, rating_scale_type,
-                         created_at, updated_at)
+                         created_at, updated_at, name_key)
      SELECT pg_temp.uuid_v7(at), o.id, ($1::text[])[1 + j % 30] || ' ' || ($2::text[])[1 + j / 30],
-            'Seeded skill ' || j, 0, 5, 'NUMERIC', at, at
+            'Seeded skill ' || j, 0, 5, 'NUMERIC', at, at,
+            -- The seeded names are plain ASCII words with single spaces: lower() is their nameKey.
+            lower(($1::text[])[1 + j % 30] || ' ' || ($2::text[])[1 + j / 30])
        FROM bench_orgs o, generate_series(0, $3 - 1) j,
             LATERAL (SELECT timestamptz '2022-12-01 00:00:00+00' + (j * 10 + o.ix) * interval '1 minute' AS at) t`,
     [SKILL_TOPICS, SKILL_LEVELS, SKILLS_PER_ORGANISATION],
@@ -406,7 +408,7 @@ async function writeAccess(client: Client): Promise<void> {
       await client.query(
         `INSERT INTO webhook_endpoints (id, organisation_id, url, events, secret_sealed, created_at)
          VALUES ($1, $2, $3, ARRAY['skill.rated'], $4, now())`,
-        [id, first, url, sealSecret(webhookSecretKey, secret, id)],
+        [id, first, url, new ServiceKeys({ serviceSecretKey: webhookSecretKey }).seal('webhook-secrets', secret, id)],
       );
       keys.webhookEndpoints.push({ id, url, secret });
     }

@@ -248,7 +248,7 @@ async function main(): Promise<void> {
   const dead = await new DeadReceiver(certificate).start();
   const config = loadConfig({
     DATABASE_URL,
-    WEBHOOK_SECRET_KEY: '0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef',
+    SERVICE_SECRET_KEY: '0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef',
     WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
     LOG_LEVEL: 'silent',
     // The defaults unless set: how many sends at once, in all and to one endpoint.

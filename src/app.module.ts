@@ -3,6 +3,7 @@ import { APP_GUARD } from '@nestjs/core';
 import { EventEmitterModule } from '@nestjs/event-emitter';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { LoggerModule } from 'nestjs-pino';
+import { AuditModule } from './audit/audit.module';
 import { ApiKeyGuard } from './auth/api-key.guard';
 import { AuthModule } from './auth/auth.module';
 import { AppConfig } from './config/config';
@@ -11,6 +12,7 @@ import { ConsoleModule } from './console/console.module';
 import { createDataSourceOptions } from './database/data-source-options';
 import { DatabaseModule } from './database/database.module';
 import { EmployeesModule } from './employees/employees.module';
+import { EncryptionModule } from './encryption/encryption.module';
 import { ENTITIES } from './entities';
 import { EventsModule } from './events/events.module';
 import { EventsFeedModule } from './events/feed/events-feed.module';
@@ -55,22 +57,28 @@ const FEATURE_MODULES = [
 @Module({})
 export class AppModule {
   static forRoot({ config, databaseUrl, poolSize, extraImports = [] }: AppModuleOptions): DynamicModule {
+    const timeouts = { connectMs: config.databaseTimeoutMs, statementMs: config.databaseStatementTimeoutMs };
     return {
       module: AppModule,
       imports: [
         ConfigModule.forRoot(config),
+        EncryptionModule,
         LoggerModule.forRoot(loggerParams(config)),
         TypeOrmModule.forRoot({
-          ...createDataSourceOptions(databaseUrl, poolSize, {
-            connectMs: config.databaseTimeoutMs,
-            statementMs: config.databaseStatementTimeoutMs,
-          }),
+          ...createDataSourceOptions(databaseUrl, poolSize, timeouts),
           entities: ENTITIES,
         }),
-        DatabaseModule,
+        DatabaseModule.forRoot({
+          // A worker serves no GET: it never reads on a replica, nor checks them.
+          urls: config.dispatchMode === 'worker' ? [] : config.databaseReplicaUrls,
+          maxLagMs: config.databaseReplicaMaxLagMs,
+          poolSize,
+          timeouts,
+        }),
         MetricsModule,
         EventEmitterModule.forRoot(),
         EventsModule,
+        AuditModule,
         AuthModule,
         RateLimitModule,
         IdempotencyModule,
@@ -80,7 +88,7 @@ export class AppModule {
         ...extraImports,
         RootModule,
       ],
-      // The order of checks (decisions.md): the rate limit, which counts requests with bad keys too, then the
+      // The order of checks (docs/api-decisions.md): the rate limit, which counts requests with bad keys too, then the
       // key and its scope, then the body; only then the ValidationPipe.
       providers: [
         { provide: APP_GUARD, useExisting: RateLimitGuard },

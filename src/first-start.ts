@@ -4,7 +4,7 @@ import { OrganisationsService } from './auth/organisations.service';
 import { PeopleService } from './console/people/people.service';
 
 const DEFAULT_ORGANISATION = 'Default';
-/** The console's first admin on the embedded database (decisions.md, "First start"). */
+/** The console's first admin on the embedded database (docs/api-decisions.md, "First start"). */
 export const FIRST_ADMIN_EMAIL = 'admin@localhost';
 
 /**
@@ -19,12 +19,12 @@ export async function ensureFirstStart(app: INestApplication, port: number): Pro
   const organisation = await organisations
     .findByIdOrName(DEFAULT_ORGANISATION)
     .catch(() => organisations.create(DEFAULT_ORGANISATION));
-  const { id, key } = await apiKeys.create(organisation.id, { name: 'first start' }, { who: 'first start' });
+  const { id, key } = await apiKeys.create(organisation.id, { name: 'first start' }, { type: 'first_start' });
   const people = app.get(PeopleService);
   const admin = await people
     .findByEmail(FIRST_ADMIN_EMAIL)
-    .then(() => people.resetLink(FIRST_ADMIN_EMAIL, { who: 'first start' }))
-    .catch(() => people.invite(organisation.id, { email: FIRST_ADMIN_EMAIL, role: 'admin' }, { who: 'first start' }));
+    .then(() => people.resetLink(FIRST_ADMIN_EMAIL, { type: 'first_start' }))
+    .catch(() => people.invite(organisation.id, { email: FIRST_ADMIN_EMAIL, role: 'admin' }, { type: 'first_start' }));
   // The key and the link go to stdout only, never into the log; the log keeps that they were made.
   const logger = new Logger('FirstStart');
   logger.log(`Created organisation ${DEFAULT_ORGANISATION} and its first API key ${id}`);

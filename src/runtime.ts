@@ -32,7 +32,7 @@ export async function openRuntime(config: AppConfig): Promise<Runtime> {
     };
   }
   const dataDir = usableDataDir(config.dataDir);
-  const webhookSecretKey = config.webhookSecretKey ?? loadOrCreateEmbeddedSecretKey(dataDir);
+  const serviceSecretKey = config.serviceSecretKey ?? loadOrCreateEmbeddedSecretKey(dataDir);
   // Loaded only here: a server on PostgreSQL never reads PGlite, whose code would stay in its heap for good.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { startEmbeddedDatabase } = require('./database/embedded-database') as typeof EmbeddedDatabaseModule;
@@ -42,7 +42,7 @@ export async function openRuntime(config: AppConfig): Promise<Runtime> {
     // PGlite is a single session serving one connection: the app's waits for the migrations' to go.
     await database.whenIdle();
     return {
-      config: { ...config, webhookSecretKey },
+      config: { ...config, serviceSecretKey },
       databaseUrl: database.url,
       poolSize: 1,
       embedded: true,
@@ -81,7 +81,10 @@ function makeDirectory(path: string): void {
   mkdirSync(path);
 }
 
-/** The embedded database keeps the key that encrypts webhook secrets beside its data, made on first start. */
+/**
+ * The embedded database keeps the service secret beside its data, made on first start (in the file named for
+ * its first use, so data directories of earlier releases keep theirs).
+ */
 function loadOrCreateEmbeddedSecretKey(dataDir: string): Buffer {
   const path = join(dataDir, 'webhook-secret.key');
   if (existsSync(path)) {

@@ -11,7 +11,7 @@ import { flushTraces } from './tracing/trace-context';
 const IDLE_SWEEP_MS = 100;
 
 /**
- * SIGTERM and SIGINT for a server, in the order decisions.md ("Operations") gives: readiness answers 503 at
+ * SIGTERM and SIGINT for a server, in the order docs/api-decisions.md ("Operations") gives: readiness answers 503 at
  * once; on SIGTERM the instance keeps serving for SHUTDOWN_DELAY_MS, answering with `Connection: close`, so a
  * balancer stops sending and kept-alive clients reconnect elsewhere; then it stops accepting, lets the
  * requests and webhook deliveries in flight finish, and exits 0 (see exitOnSignals).

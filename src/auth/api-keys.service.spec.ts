@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { EventEmitter2 } from '@nestjs/event-emitter';
+import type { ActivityLog } from '../audit/activity-log';
 import { BOOKKEEPING_RETRY_MS, BookkeepingWrites } from '../database/bookkeeping-writes';
 import { Database } from '../database/database';
 import { hashApiKey } from './api-key-hash';
@@ -22,7 +22,7 @@ function serviceWith(row: ActiveApiKey, recordUses: jest.Mock) {
   const service = new ApiKeysService(
     repository as unknown as ApiKeysRepository,
     database,
-    new EventEmitter2(),
+    { record: () => Promise.resolve() } as unknown as ActivityLog,
     new BookkeepingWrites(database),
   );
   services.push(service);

@@ -1,12 +1,12 @@
 import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
-import { EventEmitter2 } from '@nestjs/event-emitter';
 import { EntityManager } from 'typeorm';
+import { ActivityLog } from '../audit/activity-log';
 import { BookkeepingQueue, BookkeepingWrites } from '../database/bookkeeping-writes';
 import { Database } from '../database/database';
 import { isUuid, newId } from '../database/uuid';
+import type { Actor } from '../database/write-context';
 import { NotFoundError, ValidationError } from '../errors/errors';
 import { generateApiKey, hashApiKey } from './api-key-hash';
-import { API_KEY_CHANGED, ApiKeyChanged, KeyChangeActor } from './api-key.events';
 import { ApiKeysRepository, ApiKeySummary, KeyUse, RevokedKey } from './api-keys.repository';
 import { API_SCOPES, ApiScope, isApiScope } from './scopes';
 
@@ -20,7 +20,7 @@ export interface AuthenticatedKey {
 
 export interface NewApiKey {
   name?: string;
-  /** Absent: all five scopes (decisions.md, "Scoped API keys" and "Data protection"). */
+  /** Absent: all five scopes (docs/api-decisions.md, "Scoped API keys" and "Data protection"). */
   scopes?: readonly string[];
   expiresAt?: Date;
 }
@@ -60,7 +60,7 @@ export class ApiKeysService implements OnModuleDestroy {
   constructor(
     private readonly apiKeys: ApiKeysRepository,
     private readonly database: Database,
-    private readonly emitter: EventEmitter2,
+    private readonly activity: ActivityLog,
     bookkeeping: BookkeepingWrites,
   ) {
     this.uses = new BookkeepingQueue(
@@ -76,10 +76,10 @@ export class ApiKeysService implements OnModuleDestroy {
   }
 
   /**
-   * With an `actor` (the command line, a console user) the change is announced (API_KEY_CHANGED) in its
-   * transaction, so the console's activity log records it; tests and benches make keys without one.
+   * With an `actor` (the command line, a console user) the change goes into the activity log in its transaction;
+   * tests and benches make keys without one.
    */
-  async create(organisationId: string, options: NewApiKey = {}, actor?: KeyChangeActor): Promise<CreatedApiKey> {
+  async create(organisationId: string, options: NewApiKey = {}, actor?: Actor): Promise<CreatedApiKey> {
     const name = options.name ?? null;
     if (name !== null && (name.trim() === '' || name.length > NAME_MAX_LENGTH)) {
       throw ValidationError.forField('name', `A key's name has 1 to ${NAME_MAX_LENGTH} characters`);
@@ -106,7 +106,7 @@ export class ApiKeysService implements OnModuleDestroy {
     if (actor) {
       await this.database.transaction(async (manager) => {
         await insert(manager);
-        await this.announce({ organisationId, keyId: id, name, change: 'created', actor, manager });
+        await this.activity.record(organisationId, actor, 'key created', keyTarget(id, name), manager);
       });
     } else {
       await insert();
@@ -120,7 +120,7 @@ export class ApiKeysService implements OnModuleDestroy {
   }
 
   /** A key revoked before stays as it was, and is not announced again. */
-  async revoke(id: string, actor?: KeyChangeActor): Promise<void> {
+  async revoke(id: string, actor?: Actor): Promise<void> {
     await this.revokeWith(id, actor, (keyId, at, manager) => this.apiKeys.revoke(keyId, at, manager));
   }
 
@@ -128,7 +128,7 @@ export class ApiKeysService implements OnModuleDestroy {
    * As revoke, for a key of the organisation only (the console): another organisation's key, like an unknown
    * one, is 404 and stays as it was.
    */
-  async revokeInOrganisation(organisationId: string, id: string, actor: KeyChangeActor): Promise<void> {
+  async revokeInOrganisation(organisationId: string, id: string, actor: Actor): Promise<void> {
     await this.revokeWith(id, actor, (keyId, at, manager) =>
       this.apiKeys.revokeInOrganisation(organisationId, keyId, at, manager),
     );
@@ -136,7 +136,7 @@ export class ApiKeysService implements OnModuleDestroy {
 
   private async revokeWith(
     id: string,
-    actor: KeyChangeActor | undefined,
+    actor: Actor | undefined,
     revoke: (id: string, at: Date, manager: EntityManager) => Promise<RevokedKey | null>,
   ): Promise<void> {
     const notFound = new NotFoundError(`API key "${String(id)}"`);
@@ -145,14 +145,10 @@ export class ApiKeysService implements OnModuleDestroy {
       const revoked = await revoke(id.toLowerCase(), new Date(), manager);
       if (!revoked) throw notFound;
       if (actor && revoked.revokedNow) {
-        const { organisationId, name } = revoked;
-        await this.announce({ organisationId, keyId: id.toLowerCase(), name, change: 'revoked', actor, manager });
+        const target = keyTarget(id.toLowerCase(), revoked.name);
+        await this.activity.record(revoked.organisationId, actor, 'key revoked', target, manager);
       }
     });
-  }
-
-  private async announce(change: ApiKeyChanged): Promise<void> {
-    await this.emitter.emitAsync(API_KEY_CHANGED, change);
   }
 
   async hasAnyKey(): Promise<boolean> {
@@ -209,4 +205,9 @@ function canonicalScopes(scopes: readonly string[]): ApiScope[] {
     );
   }
   return API_SCOPES.filter((scope) => scopes.includes(scope));
+}
+
+/** A key as the activity log names it: its name and id, or its id. */
+function keyTarget(id: string, name: string | null): string {
+  return name === null ? id : `${name} (${id})`;
 }

@@ -19,13 +19,18 @@ function keyedRoutes(controllers: Class[]): Route[] {
   });
 }
 
-/** decisions.md, "Scoped API keys" and "Data protection": the scope each route needs, from its path and method alone. */
+/**
+ * docs/api-decisions.md, "Scoped API keys" and "Data protection": the scope each route needs, from its path and method
+ * alone.
+ */
 function contractScope({ route, method }: Route): ApiScope | null {
   const path = route.slice(method.length + 1);
   if (path === '/me') return null;
   if (/^\/employees\/:id\/(erase|personal-data)$/.test(path)) return 'privacy';
   if (path.startsWith('/webhooks')) return 'webhooks';
   if (path.startsWith('/events')) return 'events';
+  // A POST that changes nothing: it reads the catalogue.
+  if (path === '/skills/resolve') return 'read';
   return method === 'GET' ? 'read' : 'write';
 }
 

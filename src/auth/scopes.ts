@@ -2,7 +2,7 @@ import { applyDecorators, SetMetadata } from '@nestjs/common';
 import { ApiExtension, OperationObject } from '@nestjs/swagger';
 
 /**
- * What an API key may do (decisions.md, "Scoped API keys"; `privacy`: "Data protection"); a key made without
+ * What an API key may do (docs/api-decisions.md, "Scoped API keys"; `privacy`: "Data protection"); a key made without
  * scopes has all five.
  */
 export const API_SCOPES = ['read', 'write', 'webhooks', 'events', 'privacy'] as const;

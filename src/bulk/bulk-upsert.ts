@@ -129,7 +129,8 @@ export function planUpserts<T extends Upsertable, C extends object, U extends ob
     const outcome = outcomes[index];
     const key = rules.keyOf(item);
     try {
-      // Before validation: an earlier item's key is CONFLICT whatever else is wrong with the item (decisions.md).
+      // Before validation: an earlier item's key is CONFLICT whatever else is wrong with the item
+      // (docs/api-decisions.md).
       if (key !== undefined && seenKeys.has(key)) throw new ConflictError(rules.duplicateKeyMessage);
       const before = key === undefined ? undefined : byKey.get(key);
       const input = before ? validateItem(rules.update.body, item) : validateItem(rules.create.body, item);

@@ -7,7 +7,7 @@ import { Database } from '../database/database';
 import { AppError, ErrorCode, FieldError, ValidationError } from '../errors/errors';
 import { toValidationError } from '../validation/validation';
 
-/** At most this many items in one bulk request (decisions.md, "Bulk upsert"). */
+/** At most this many items in one bulk request (docs/api-decisions.md, "Bulk upsert"). */
 export const BULK_MAX_ITEMS = 1000;
 
 /** `items` of a bulk body: 1..1000 JSON values, each then validated on its own as its single-item body. */

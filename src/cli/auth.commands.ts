@@ -3,7 +3,6 @@ import { ApiKeySummary } from '../auth/api-keys.repository';
 import { ApiKeysService } from '../auth/api-keys.service';
 import { OrganisationsService } from '../auth/organisations.service';
 import { API_SCOPES } from '../auth/scopes';
-import { CLI_ACTOR } from '../console/activity/activity-action';
 import { ValidationError } from '../errors/errors';
 import { CliContext } from './cli-context';
 import { CliOutput, table } from './output';
@@ -52,7 +51,7 @@ export function registerAuthCommands(program: Command, context: CliContext, outp
         const organisation = await app.get(OrganisationsService).findByIdOrName(options.org);
         return app
           .get(ApiKeysService)
-          .create(organisation.id, { name: options.name ?? options.label, scopes, expiresAt }, { who: CLI_ACTOR });
+          .create(organisation.id, { name: options.name ?? options.label, scopes, expiresAt }, { type: 'cli' });
       });
       const { id, organisationId, name, key } = created;
       output().result(
@@ -93,7 +92,7 @@ export function registerAuthCommands(program: Command, context: CliContext, outp
     .command('revoke <id>')
     .description('revoke an API key at once')
     .action(async (id: string) => {
-      await context.withApp((app) => app.get(ApiKeysService).revoke(id, { who: CLI_ACTOR }));
+      await context.withApp((app) => app.get(ApiKeysService).revoke(id, { type: 'cli' }));
       output().result({ id, revoked: true }, `Revoked API key ${id}`);
     });
 }

@@ -1,14 +1,13 @@
 import { Command } from 'commander';
 import { OrganisationsService } from '../auth/organisations.service';
-import { CLI_ACTOR } from '../console/activity/activity-action';
-import { Actor } from '../console/activity/activity.service';
 import { ConsoleUser } from '../console/people/console-users.repository';
 import { PeopleService } from '../console/people/people.service';
 import { SsoService } from '../console/sso/sso.service';
+import type { Actor } from '../database/write-context';
 import { CliContext } from './cli-context';
 import { CliOutput, table } from './output';
 
-const CLI: Actor = { who: CLI_ACTOR };
+const CLI: Actor = { type: 'cli' };
 
 /** The console's people (`user …`) and each organisation's single sign-on (`sso …`). */
 export function registerConsoleCommands(program: Command, context: CliContext, output: () => CliOutput): void {

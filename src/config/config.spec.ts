@@ -9,6 +9,8 @@ describe('loadConfig', () => {
       dispatchMode: 'api',
       databaseUrl: undefined,
       databaseDirectUrl: undefined,
+      databaseReplicaUrls: [],
+      databaseReplicaMaxLagMs: 1000,
       metricsPort: 0,
       dataDir: './data',
       redisUrl: undefined,
@@ -19,7 +21,7 @@ describe('loadConfig', () => {
       webhookConcurrency: 32,
       webhookEndpointConcurrency: 4,
       eventRetentionDays: 30,
-      webhookSecretKey: undefined,
+      serviceSecretKey: undefined,
       logLevel: 'info',
       databaseTimeoutMs: 5000,
       databaseStatementTimeoutMs: 15000,
@@ -44,6 +46,8 @@ describe('loadConfig', () => {
       DISPATCH_MODE: 'worker',
       DATABASE_URL: 'postgres://u@db:5432/skills',
       DATABASE_DIRECT_URL: 'postgres://u@db-direct:5432/skills',
+      DATABASE_REPLICA_URLS: 'postgres://u@replica-1:5432/skills, postgres://u@replica-2:5432/skills',
+      DATABASE_REPLICA_MAX_LAG_MS: '250',
       METRICS_PORT: '9464',
       DATA_DIR: '/var/lib/skills',
       REDIS_URL: 'redis://cache:6379',
@@ -55,7 +59,7 @@ describe('loadConfig', () => {
       WEBHOOK_ENDPOINT_CONCURRENCY: '8',
       EVENT_RETENTION_DAYS: '7',
       EMPLOYEE_ERASE_AFTER_DAYS: '365',
-      WEBHOOK_SECRET_KEY: HEX_KEY,
+      SERVICE_SECRET_KEY: HEX_KEY,
       LOG_LEVEL: 'debug',
       DATABASE_TIMEOUT_MS: '1000',
       DATABASE_STATEMENT_TIMEOUT_MS: '2000',
@@ -77,6 +81,8 @@ describe('loadConfig', () => {
       dispatchMode: 'worker',
       databaseUrl: 'postgres://u@db:5432/skills',
       databaseDirectUrl: 'postgres://u@db-direct:5432/skills',
+      databaseReplicaUrls: ['postgres://u@replica-1:5432/skills', 'postgres://u@replica-2:5432/skills'],
+      databaseReplicaMaxLagMs: 250,
       metricsPort: 9464,
       dataDir: '/var/lib/skills',
       redisUrl: 'redis://cache:6379',
@@ -94,7 +100,7 @@ describe('loadConfig', () => {
       consoleTrustedProxies: ['10.0.0.0/8', '127.0.0.1/32', '::1/128'],
       publicUrl: 'https://skills.example.com',
     });
-    expect(config.webhookSecretKey).toEqual(Buffer.from(HEX_KEY, 'hex'));
+    expect(config.serviceSecretKey).toEqual(Buffer.from(HEX_KEY, 'hex'));
   });
 
   it.each([
@@ -106,8 +112,14 @@ describe('loadConfig', () => {
     [{ PUBLIC_URL: 'https://skills.example.com/base' }, 'PUBLIC_URL'],
     [{ PUBLIC_URL: 'ftp://skills.example.com' }, 'PUBLIC_URL'],
     [{ PORT: '70000' }, 'PORT'],
-    [{ DATABASE_URL: 'mysql://x', WEBHOOK_SECRET_KEY: HEX_KEY }, 'DATABASE_URL'],
+    [{ DATABASE_URL: 'mysql://x', SERVICE_SECRET_KEY: HEX_KEY }, 'DATABASE_URL'],
     [{ REDIS_URL: 'localhost:6379' }, 'REDIS_URL'],
+    [{ DATABASE_REPLICA_URLS: 'postgres://u@replica:5432/skills' }, 'DATABASE_REPLICA_URLS'],
+    [
+      { DATABASE_URL: 'postgres://u@db/s', WEBHOOK_SECRET_KEY: HEX_KEY, DATABASE_REPLICA_URLS: 'replica:5432' },
+      'DATABASE_REPLICA_URLS',
+    ],
+    [{ DATABASE_REPLICA_MAX_LAG_MS: '-1' }, 'DATABASE_REPLICA_MAX_LAG_MS'],
     [{ RATE_LIMIT_PER_MINUTE: '0' }, 'RATE_LIMIT_PER_MINUTE'],
     [{ WEBHOOK_TIMEOUT_MS: '1.5' }, 'WEBHOOK_TIMEOUT_MS'],
     [{ WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'yes' }, 'WEBHOOK_ALLOW_PRIVATE_NETWORKS'],
@@ -117,8 +129,8 @@ describe('loadConfig', () => {
     [{ WEBHOOK_ENDPOINT_CONCURRENCY: '0' }, 'WEBHOOK_ENDPOINT_CONCURRENCY'],
     [{ WEBHOOK_ENDPOINT_CONCURRENCY: '1001' }, 'WEBHOOK_ENDPOINT_CONCURRENCY'],
     [{ WEBHOOK_ENDPOINT_CONCURRENCY: 'four' }, 'WEBHOOK_ENDPOINT_CONCURRENCY'],
-    [{ DISPATCH_MODE: 'both', DATABASE_URL: 'postgres://u@db/skills', WEBHOOK_SECRET_KEY: HEX_KEY }, 'DISPATCH_MODE'],
-    [{ DISPATCH_MODE: 'API', DATABASE_URL: 'postgres://u@db/skills', WEBHOOK_SECRET_KEY: HEX_KEY }, 'DISPATCH_MODE'],
+    [{ DISPATCH_MODE: 'both', DATABASE_URL: 'postgres://u@db/skills', SERVICE_SECRET_KEY: HEX_KEY }, 'DISPATCH_MODE'],
+    [{ DISPATCH_MODE: 'API', DATABASE_URL: 'postgres://u@db/skills', SERVICE_SECRET_KEY: HEX_KEY }, 'DISPATCH_MODE'],
     [{ EVENT_RETENTION_DAYS: '0' }, 'EVENT_RETENTION_DAYS'],
     [{ EVENT_RETENTION_DAYS: '30d' }, 'EVENT_RETENTION_DAYS'],
     [{ EMPLOYEE_ERASE_AFTER_DAYS: '-1' }, 'EMPLOYEE_ERASE_AFTER_DAYS'],
@@ -136,7 +148,7 @@ describe('loadConfig', () => {
   });
 
   it.each(['api', 'off', 'worker'])('accepts DISPATCH_MODE=%s with DATABASE_URL', (mode) => {
-    const env = { DISPATCH_MODE: mode, DATABASE_URL: 'postgres://u@db/skills', WEBHOOK_SECRET_KEY: HEX_KEY };
+    const env = { DISPATCH_MODE: mode, DATABASE_URL: 'postgres://u@db/skills', SERVICE_SECRET_KEY: HEX_KEY };
     expect(loadConfig(env).dispatchMode).toBe(mode);
   });
 
@@ -146,10 +158,62 @@ describe('loadConfig', () => {
     );
   });
 
-  it('refuses DATABASE_URL without WEBHOOK_SECRET_KEY', () => {
+  it('refuses DATABASE_URL without SERVICE_SECRET_KEY', () => {
     expect(() => loadConfig({ DATABASE_URL: 'postgres://u@db/skills' })).toThrow(
-      'Invalid configuration: WEBHOOK_SECRET_KEY is required when DATABASE_URL is set',
+      'Invalid configuration: SERVICE_SECRET_KEY is required when DATABASE_URL is set',
     );
+  });
+
+  describe('the service secret', () => {
+    const OTHER_KEY = 'cd'.repeat(32);
+    const BASE64_KEY = Buffer.from(HEX_KEY, 'hex').toString('base64');
+
+    it('is read from SERVICE_SECRET_KEY, or from WEBHOOK_SECRET_KEY, its former name', () => {
+      expect(loadConfig({ SERVICE_SECRET_KEY: HEX_KEY }).serviceSecretKey).toEqual(Buffer.from(HEX_KEY, 'hex'));
+      expect(loadConfig({ WEBHOOK_SECRET_KEY: HEX_KEY }).serviceSecretKey).toEqual(Buffer.from(HEX_KEY, 'hex'));
+      // The same 32 bytes under both names, however written, are one secret.
+      expect(loadConfig({ SERVICE_SECRET_KEY: BASE64_KEY, WEBHOOK_SECRET_KEY: HEX_KEY }).serviceSecretKey).toEqual(
+        Buffer.from(HEX_KEY, 'hex'),
+      );
+    });
+
+    it('refuses both names set to different secrets, in one line naming them', () => {
+      expect(() => loadConfig({ SERVICE_SECRET_KEY: HEX_KEY, WEBHOOK_SECRET_KEY: OTHER_KEY })).toThrow(
+        'Invalid configuration: SERVICE_SECRET_KEY and WEBHOOK_SECRET_KEY (its former name) are both set and differ: set SERVICE_SECRET_KEY alone',
+      );
+    });
+
+    it('reads a rotation: the previous secret and the end of its grace', () => {
+      const config = loadConfig({
+        SERVICE_SECRET_KEY: HEX_KEY,
+        SERVICE_SECRET_KEY_PREVIOUS: OTHER_KEY,
+        SERVICE_SECRET_GRACE_UNTIL: '2026-12-01T00:00:00Z',
+      });
+      expect(config.serviceSecretKeyPrevious).toEqual(Buffer.from(OTHER_KEY, 'hex'));
+      expect(config.serviceSecretGraceUntil).toEqual(new Date('2026-12-01T00:00:00.000Z'));
+    });
+
+    it.each([
+      [{ SERVICE_SECRET_KEY: 'short' }, 'SERVICE_SECRET_KEY'],
+      [{ SERVICE_SECRET_KEY: HEX_KEY, SERVICE_SECRET_KEY_PREVIOUS: 'short' }, 'SERVICE_SECRET_KEY_PREVIOUS'],
+      [
+        { SERVICE_SECRET_KEY_PREVIOUS: OTHER_KEY, SERVICE_SECRET_GRACE_UNTIL: '2026-12-01' },
+        'SERVICE_SECRET_KEY_PREVIOUS',
+      ],
+      [{ SERVICE_SECRET_KEY: HEX_KEY, SERVICE_SECRET_KEY_PREVIOUS: HEX_KEY }, 'SERVICE_SECRET_KEY_PREVIOUS'],
+      [{ SERVICE_SECRET_KEY: HEX_KEY, SERVICE_SECRET_KEY_PREVIOUS: OTHER_KEY }, 'SERVICE_SECRET_GRACE_UNTIL'],
+      [
+        {
+          SERVICE_SECRET_KEY: HEX_KEY,
+          SERVICE_SECRET_KEY_PREVIOUS: OTHER_KEY,
+          SERVICE_SECRET_GRACE_UNTIL: 'next week',
+        },
+        'SERVICE_SECRET_GRACE_UNTIL',
+      ],
+      [{ SERVICE_SECRET_KEY: HEX_KEY, SERVICE_SECRET_GRACE_UNTIL: '2026-12-01' }, 'SERVICE_SECRET_GRACE_UNTIL'],
+    ])('refuses %p with one line naming %s', (env, variable) => {
+      expect(() => loadConfig(env)).toThrow(new RegExp(`^Invalid configuration: ${variable} `));
+    });
   });
 });
 

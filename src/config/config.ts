@@ -16,6 +16,10 @@ export interface AppConfig {
    * needs one: the workers' LISTEN and the migration lock. Unset: databaseUrl.
    */
   databaseDirectUrl?: string;
+  /** Streaming standbys of the primary that GETs under /api/v1 may read on (README "Read replicas"); empty: none. */
+  databaseReplicaUrls: string[];
+  /** A read without X-Consistency-Token goes to a replica at most this far behind the primary, else the primary. */
+  databaseReplicaMaxLagMs: number;
   /** Where Prometheus scrapes /metrics; 0: no metrics listener. */
   metricsPort: number;
   dataDir: string;
@@ -33,8 +37,15 @@ export interface AppConfig {
   eventRetentionDays: number;
   /** Employees who left more than this many days ago are erased by the retention job; unset: never. */
   employeeEraseAfterDays?: number;
-  /** Encrypts webhook secrets at rest; for the embedded database it is generated into dataDir. */
-  webhookSecretKey?: Buffer;
+  /**
+   * The service secret (SERVICE_SECRET_KEY), from which a key per purpose is derived (encryption/service-keys.ts);
+   * for the embedded database it is generated into dataDir.
+   */
+  serviceSecretKey?: Buffer;
+  /** During a rotation, the secret before it: still accepted, never used to sign or seal, until the grace ends. */
+  serviceSecretKeyPrevious?: Buffer;
+  /** When the previous secret stops being accepted. */
+  serviceSecretGraceUntil?: Date;
   logLevel: string;
   /** Longest wait to connect, or for a free pooled connection; past it a request answers 503. */
   databaseTimeoutMs: number;
@@ -92,13 +103,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     'must be a postgres:// or postgresql:// URL',
   );
   if (databaseDirectUrl && !databaseUrl) throw new ConfigError('DATABASE_DIRECT_URL', 'needs DATABASE_URL');
-  const secretText = read('WEBHOOK_SECRET_KEY');
-  const webhookSecretKey = secretText === undefined ? undefined : decodeSecretKey(secretText);
-  if (secretText !== undefined && !webhookSecretKey) {
-    throw new ConfigError('WEBHOOK_SECRET_KEY', 'must be 32 bytes, written as 64 hex characters or as base64');
+  const databaseReplicaUrls = postgresUrls(read, 'DATABASE_REPLICA_URLS');
+  if (databaseReplicaUrls.length > 0 && !databaseUrl) {
+    throw new ConfigError('DATABASE_REPLICA_URLS', 'needs DATABASE_URL: the embedded database has no replicas');
   }
-  if (databaseUrl && !webhookSecretKey) {
-    throw new ConfigError('WEBHOOK_SECRET_KEY', 'is required when DATABASE_URL is set');
+  const { serviceSecretKey, serviceSecretKeyPrevious, serviceSecretGraceUntil } = serviceSecret(read);
+  if (databaseUrl && !serviceSecretKey) {
+    throw new ConfigError('SERVICE_SECRET_KEY', 'is required when DATABASE_URL is set');
   }
   const dispatchMode = (read('DISPATCH_MODE') ?? 'api') as DispatchMode;
   if (!DISPATCH_MODES.includes(dispatchMode)) {
@@ -126,6 +137,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     dispatchMode,
     databaseUrl,
     databaseDirectUrl,
+    databaseReplicaUrls,
+    databaseReplicaMaxLagMs: integer(read, 'DATABASE_REPLICA_MAX_LAG_MS', 1000, 0),
     metricsPort,
     dataDir: read('DATA_DIR') ?? './data',
     redisUrl: matching(read, 'REDIS_URL', /^rediss?:\/\/.+/, 'must be a redis:// or rediss:// URL'),
@@ -140,7 +153,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       read('EMPLOYEE_ERASE_AFTER_DAYS') === undefined
         ? undefined
         : integer(read, 'EMPLOYEE_ERASE_AFTER_DAYS', 0, 0, 36500),
-    webhookSecretKey,
+    serviceSecretKey,
+    serviceSecretKeyPrevious,
+    serviceSecretGraceUntil,
     logLevel,
     databaseTimeoutMs: integer(read, 'DATABASE_TIMEOUT_MS', 5000, 1),
     databaseStatementTimeoutMs: integer(read, 'DATABASE_STATEMENT_TIMEOUT_MS', 15000, 1),
@@ -183,6 +198,62 @@ export function decodeSecretKey(value: string): Buffer | undefined {
 }
 
 type Reader = (name: string) => string | undefined;
+
+/** The service secret, and during a rotation the previous one until its grace ends. */
+export type ServiceSecret = Pick<
+  AppConfig,
+  'serviceSecretKey' | 'serviceSecretKeyPrevious' | 'serviceSecretGraceUntil'
+>;
+
+/**
+ * SERVICE_SECRET_KEY (or WEBHOOK_SECRET_KEY, its name until release 5: both set must agree), and during a
+ * rotation SERVICE_SECRET_KEY_PREVIOUS with SERVICE_SECRET_GRACE_UNTIL, the end of its grace.
+ */
+function serviceSecret(read: Reader): ServiceSecret {
+  const current = secretKey(read, 'SERVICE_SECRET_KEY');
+  const oldName = secretKey(read, 'WEBHOOK_SECRET_KEY');
+  if (current && oldName && !current.equals(oldName)) {
+    throw new ConfigError(
+      'SERVICE_SECRET_KEY',
+      'and WEBHOOK_SECRET_KEY (its former name) are both set and differ: set SERVICE_SECRET_KEY alone',
+    );
+  }
+  const serviceSecretKey = current ?? oldName;
+  const serviceSecretKeyPrevious = secretKey(read, 'SERVICE_SECRET_KEY_PREVIOUS');
+  const graceText = read('SERVICE_SECRET_GRACE_UNTIL');
+  if (!serviceSecretKeyPrevious) {
+    if (graceText !== undefined)
+      throw new ConfigError('SERVICE_SECRET_GRACE_UNTIL', 'needs SERVICE_SECRET_KEY_PREVIOUS');
+    return { serviceSecretKey };
+  }
+  if (!serviceSecretKey) throw new ConfigError('SERVICE_SECRET_KEY_PREVIOUS', 'needs SERVICE_SECRET_KEY');
+  if (serviceSecretKeyPrevious.equals(serviceSecretKey)) {
+    throw new ConfigError('SERVICE_SECRET_KEY_PREVIOUS', 'must differ from SERVICE_SECRET_KEY');
+  }
+  const serviceSecretGraceUntil = graceText === undefined ? undefined : dateTime(graceText);
+  if (!serviceSecretGraceUntil) {
+    throw new ConfigError(
+      'SERVICE_SECRET_GRACE_UNTIL',
+      'must be the date-time the previous secret stops being accepted (ISO 8601, e.g. 2026-12-01T00:00:00Z)',
+    );
+  }
+  return { serviceSecretKey, serviceSecretKeyPrevious, serviceSecretGraceUntil };
+}
+
+/** An ISO 8601 date-time with its offset (`Z` or `+02:00`), or undefined. */
+function dateTime(text: string): Date | undefined {
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/.test(text)) return undefined;
+  const date = new Date(text);
+  return Number.isNaN(date.getTime()) ? undefined : date;
+}
+
+function secretKey(read: Reader, name: string): Buffer | undefined {
+  const text = read(name);
+  if (text === undefined) return undefined;
+  const key = decodeSecretKey(text);
+  if (!key) throw new ConfigError(name, 'must be 32 bytes, written as 64 hex characters or as base64');
+  return key;
+}
 
 function integer(read: Reader, name: string, fallback: number, min: number, max = Number.MAX_SAFE_INTEGER): number {
   const text = read(name);
@@ -240,6 +311,17 @@ function publicOrigin(read: Reader, port: number): string {
     );
   }
   return url.origin;
+}
+
+/** A comma-separated list of postgres:// URLs; unset: none. */
+function postgresUrls(read: Reader, name: string): string[] {
+  const text = read(name);
+  if (text === undefined) return [];
+  const urls = text.split(',').map((entry) => entry.trim());
+  if (urls.some((url) => !/^postgres(ql)?:\/\/.+/.test(url))) {
+    throw new ConfigError(name, 'must be postgres:// or postgresql:// URLs, comma-separated');
+  }
+  return urls;
 }
 
 function matching(read: Reader, name: string, pattern: RegExp, requirement: string): string | undefined {

@@ -6,9 +6,6 @@ import { PrivacyModule } from '../privacy/privacy.module';
 import { RatingsModule } from '../ratings/ratings.module';
 import { WebhooksModule } from '../webhooks/webhooks.module';
 import { ActivityController } from './activity/activity.controller';
-import { ActivityRepository } from './activity/activity.repository';
-import { ActivityService } from './activity/activity.service';
-import { ApiKeyActivityListener } from './activity/api-key-activity.listener';
 import { ApiKeysController } from './api-keys/api-keys.controller';
 import { AssetsController } from './assets/assets.controller';
 import { ConsoleRetentionStep } from './console.retention';
@@ -17,6 +14,7 @@ import { EventsConsoleController } from './events/events.controller';
 import { ClientFactsReader } from './http/client';
 import { ConsoleGuard } from './http/console.guard';
 import { FlashMessages } from './http/flash';
+import { ConsolePageInterceptor } from './http/page.interceptor';
 import { ConsoleSealer } from './http/sealer';
 import { ConsoleNotFoundController } from './not-found.controller';
 import { ConsoleUsersRepository } from './people/console-users.repository';
@@ -27,6 +25,7 @@ import { SessionsRepository } from './sessions/sessions.repository';
 import { SessionsService } from './sessions/sessions.service';
 import { SignInController } from './sessions/sign-in.controller';
 import { SignInService } from './sessions/sign-in.service';
+import { SsoSecretsResealingStep } from './sso/sso-secrets.resealing';
 import { SsoRepository } from './sso/sso.repository';
 import { SsoService } from './sso/sso.service';
 import { WebhooksConsoleController } from './webhooks/webhooks.controller';
@@ -51,8 +50,8 @@ export interface ConsoleModuleOptions {
 }
 
 /**
- * The console (Settings in a browser): people, sessions, single sign-on, the activity log and the pages. Its
- * services work with the pages off too (the command line invites people; key changes still go into the log).
+ * The console (Settings in a browser): people, sessions, single sign-on and the pages. Its services work with the
+ * pages off too (the command line invites people); the activity log is audit/'s.
  */
 @Module({})
 export class ConsoleModule {
@@ -66,6 +65,7 @@ export class ConsoleModule {
         ClientFactsReader,
         ConsoleSealer,
         FlashMessages,
+        ConsolePageInterceptor,
         ConsoleGuard,
         ConsoleUsersRepository,
         PeopleService,
@@ -74,12 +74,10 @@ export class ConsoleModule {
         SignInService,
         SsoRepository,
         SsoService,
-        ActivityRepository,
-        ActivityService,
-        ApiKeyActivityListener,
+        SsoSecretsResealingStep,
         ConsoleRetentionStep,
       ],
-      exports: [ActivityService, PeopleService, SsoService],
+      exports: [PeopleService, SsoService],
     };
   }
 }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
+import { ActivityRepository } from '../audit/activity.repository';
 import { PruneResult, RegisterRetentionStep, RetentionStep } from '../retention/retention-step';
-import { ActivityRepository } from './activity/activity.repository';
 import { ConsoleUsersRepository } from './people/console-users.repository';
 import { SessionsRepository } from './sessions/sessions.repository';
 import { SESSION_ABSOLUTE_MS } from './sessions/sessions.service';

@@ -1,8 +1,7 @@
-import { All, Res } from '@nestjs/common';
-import type { Response } from 'express';
+import { All } from '@nestjs/common';
 import { ConsoleController } from './http/console-controller.decorator';
 import { ConsolePublic } from './http/console-metadata';
-import { sendPage } from './http/page-response';
+import { PageWith } from './http/page-answer';
 import { messagePage } from './layout/layout';
 
 const NOT_FOUND = messagePage('Not found', 'There is no such page here.');
@@ -12,7 +11,7 @@ const NOT_FOUND = messagePage('Not found', 'There is no such page here.');
 @ConsoleController()
 export class ConsoleNotFoundController {
   @All('*path')
-  notFound(@Res() response: Response): void {
-    sendPage(response, NOT_FOUND, { status: 404 });
+  notFound(): PageWith {
+    return new PageWith(NOT_FOUND, { status: 404 });
   }
 }

@@ -1,11 +1,30 @@
 import type { EntityManager } from 'typeorm';
 
 /**
- * Who made a change, as every event says: an API key (by its id), the command line, the retention job, or a
- * person in the console (by their console user's id; only the test event a console page sends says so).
+ * Who made a change: an API key (by its id), the command line, the retention job, the service's first start (its
+ * first key and admin), or a person in the console (by their console user's id, with the email and address the
+ * activity log shows; events carry the id only, see eventActor), or, for a sign-in that failed, whoever claimed an
+ * email. The one type of "who did it" for the events and the activity log alike.
  */
 export type Actor =
+  | { type: 'api_key'; id: string }
+  | { type: 'cli' }
+  | { type: 'retention' }
+  | { type: 'first_start' }
+  | { type: 'console'; id: string; email: string; clientAddress: string | null }
+  | { type: 'visitor'; claimed: string; clientAddress: string | null };
+
+/** The actor as an event's body says it: never a person's email or address, which the feed keeps for years. */
+export type EventActor =
   { type: 'api_key'; id: string } | { type: 'cli' } | { type: 'retention' } | { type: 'console'; id: string };
+
+export function eventActor(actor: Actor): EventActor {
+  if (actor.type === 'console') return { type: 'console', id: actor.id };
+  if (actor.type === 'visitor' || actor.type === 'first_start') {
+    throw new Error(`The actor ${actor.type} makes no change that an event records`);
+  }
+  return actor;
+}
 
 /** Where a change comes from: recorded with each event it causes (actor, requestId, traceparent). */
 export interface ChangeOrigin {

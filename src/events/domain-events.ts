@@ -4,6 +4,7 @@ import { Database } from '../database/database';
 import { isUuid } from '../database/uuid';
 import type { ChangeOrigin } from '../database/write-context';
 import type { Changes } from './changes';
+import { EVENT_CATALOGUE, eventRule } from './event-catalogue';
 import type { NewEvent } from './event-recording';
 import { EventsRepository } from './events.repository';
 
@@ -17,44 +18,9 @@ export interface DomainEventMap {}
 
 export type DomainEventName = keyof DomainEventMap;
 
-/**
- * Every event name once, with whether webhooks carry it (true: the five of the spec) or only the feed
- * (false): a name a feature declares but this list misses does not compile.
- */
-const EVERY_EVENT_NAME: Record<DomainEventName, boolean> = {
-  'employee.created': true,
-  'employee.updated': true,
-  'employee.deactivated': true,
-  'skill.rated': true,
-  'position.updated': true,
-  'skill.created': false,
-  'skill.updated': false,
-  'skill.deleted': false,
-  'employee_skill.deleted': false,
-  'employee.erased': false,
-};
-
-/**
- * The employee each event names (null: none), stored beside it: erasure redacts, and the personal-data export
- * lists, the events found by it (decisions.md, "Data protection").
- */
-const EMPLOYEE_NAMED: { [K in DomainEventName]: (data: DomainEventMap[K]) => string | null } = {
-  'employee.created': (employee) => employee.id,
-  'employee.updated': (employee) => employee.id,
-  'employee.deactivated': (employee) => employee.id,
-  'employee.erased': (erased) => erased.id,
-  'skill.rated': (rated) => rated.employeeId,
-  'employee_skill.deleted': (deleted) => deleted.employeeId,
-  'position.updated': (position) => position.replacesPerson?.id ?? null,
-  'skill.created': () => null,
-  'skill.updated': () => null,
-  'skill.deleted': () => null,
-};
-
 /** The employee the event names; null when it names none, or a value no employee has as its id (not a UUID). */
 function employeeNamedBy(event: PublishedEvent): string | null {
-  // The map's entry for the event's own name takes its data; TypeScript does not follow that through the union.
-  const named = (EMPLOYEE_NAMED[event.name] as (data: PublishedEvent['data']) => string | null)(event.data);
+  const named = eventRule(event.name)!.subject(event.data);
   return named !== null && isUuid(named) ? named : null;
 }
 
@@ -84,12 +50,12 @@ function resourceOf(event: PublishedEvent): Pick<NewEvent, 'resourceId' | 'resou
 }
 
 /** The names webhooks subscribe to. */
-export const DOMAIN_EVENT_NAMES = (Object.keys(EVERY_EVENT_NAME) as DomainEventName[]).filter(
-  (name) => EVERY_EVENT_NAME[name],
+export const DOMAIN_EVENT_NAMES = (Object.keys(EVENT_CATALOGUE) as DomainEventName[]).filter(
+  (name) => EVENT_CATALOGUE[name].webhooks,
 ) as readonly DomainEventName[];
 
 /** Every name GET /events lists: the webhooks' five and the feed-only ones. */
-export const FEED_EVENT_NAMES = Object.keys(EVERY_EVENT_NAME) as readonly DomainEventName[];
+export const FEED_EVENT_NAMES = Object.keys(EVENT_CATALOGUE) as readonly DomainEventName[];
 
 /** One event of a batch: what `publish` takes, for each of many changes of one transaction. */
 export type PublishedEvent = {

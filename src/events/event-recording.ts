@@ -1,7 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import type { Statement } from '../database/database';
 import { newId } from '../database/uuid';
-import type { Actor } from '../database/write-context';
+import { Actor, eventActor } from '../database/write-context';
 import type { Changes } from './changes';
 
 /** What happened, as its producer says it, and where the change came from. A new field of every event goes here. */
@@ -58,7 +58,14 @@ export interface EventFanOut {
 function eventBody(event: NewEvent): Buffer {
   const { name, occurredAt, data, changes, actor, requestId } = event;
   // JSON.stringify leaves out `changes` when undefined: only `*.updated` events carry it.
-  const body = { event: name, timestamp: occurredAt.toISOString(), data, changes, actor, requestId };
+  const body = {
+    event: name,
+    timestamp: occurredAt.toISOString(),
+    data,
+    changes,
+    actor: eventActor(actor),
+    requestId,
+  };
   return Buffer.from(JSON.stringify(body), 'utf8');
 }
 

@@ -14,7 +14,7 @@ export const SkipInput = () => SetMetadata(SKIP_INPUT, true);
 const parseJson = express.json({ limit: MAX_BODY_BYTES, strict: true, type: () => true });
 
 /**
- * The third check of every request, after the rate limit and the key (decisions.md, "Order of checks"):
+ * The third check of every request, after the rate limit and the key (docs/api-decisions.md, "Order of checks"):
  * only now is the body read. A body that is not application/json is 415, one over 1 MiB is 413,
  * malformed JSON or a JSON value other than an object is 400; then the body and the query string must
  * hold nothing a field may not (findInputProblem), else 400 naming the field. Validation of the DTOs

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { Database } from '../database/database';
+import { eventRule } from '../events/event-catalogue';
 
 /** The response kept for a key: replayed to a request with the same fingerprint. */
 export interface KeptResponse {
@@ -17,17 +18,30 @@ interface ClaimRow {
   body: string | null;
 }
 
+/** A kept response as erasure reads it: with the names of its request's events that named an employee. */
+export interface KeptForErasure {
+  body: string;
+  statusCode: number;
+  /** Null for a response kept by 4.0.0, which did not record them. */
+  eventNames: string[] | null;
+}
+
 /**
  * A kept response (the envelope's text) whose request named the erased employee, redacted as its events are
- * (decisions.md, "Data protection"): a success whose `data` is the employee becomes `{"id"}`, one whose `data`
- * is another single object (a rating added to them) becomes `{"employeeId"}`; lists (bulk results: indexes,
- * statuses and ids) and error answers hold no personal data and stay.
+ * (docs/api-decisions.md, "Data protection"): a success whose `data` is one object goes through the catalogue's
+ * rule of the request's event (events/event-catalogue.ts), so a new employee creation gives `{"id"}` and a rating
+ * added to them `{"employeeId"}`; lists (bulk results: indexes, statuses and ids) and error answers hold no
+ * personal data and stay. One kept by 4.0.0 names no event: `{"id"}` where its data is the employee, else
+ * `{"employeeId"}`.
  */
-export function redactedKeptBody({ body, statusCode }: { body: string; statusCode: number }, employeeId: string) {
+export function redactedKeptBody({ body, statusCode, eventNames }: KeptForErasure, employeeId: string): string {
   const envelope = JSON.parse(body) as { data?: unknown };
   const { data } = envelope;
   if (statusCode >= 400 || data === null || typeof data !== 'object' || Array.isArray(data)) return body;
-  const redacted = (data as { id?: unknown }).id === employeeId ? { id: employeeId } : { employeeId };
+  const rule = eventNames?.map(eventRule).find((each) => each !== undefined);
+  let redacted: unknown;
+  if (rule) redacted = rule.redact(data, employeeId);
+  else redacted = (data as { id?: unknown }).id === employeeId ? { id: employeeId } : { employeeId };
   return JSON.stringify({ ...envelope, data: redacted });
 }
 
@@ -64,7 +78,8 @@ export class IdempotencyKeysRepository {
    * Keeps the response until `expiresAt`, sent with the COMMIT of `manager`'s transaction (which holds the
    * claim): it commits with the change or not at all. Replaces an expired response the retention job has not
    * removed yet. With it the employees the request's events name (its transaction's events, recorded by
-   * statements sent before this one), by which erasure finds the response (redactEmployee).
+   * statements sent before this one), by which erasure finds the response, and those events' names, by whose
+   * rule it redacts it (redactEmployee).
    */
   keep(
     organisationId: string,
@@ -76,14 +91,17 @@ export class IdempotencyKeysRepository {
   ): void {
     this.database.sendWithCommit(manager, {
       text: `INSERT INTO idempotency_keys
-               (organisation_id, key, fingerprint, status_code, body, created_at, expires_at, employee_ids)
+               (organisation_id, key, fingerprint, status_code, body, created_at, expires_at, employee_ids,
+                event_names)
              VALUES ($1, $2, $3, $4, $5, $6, $7,
                      ARRAY(SELECT DISTINCT employee_id FROM events
+                            WHERE organisation_id = $1 AND txid = pg_current_xact_id() AND employee_id IS NOT NULL),
+                     ARRAY(SELECT DISTINCT event FROM events
                             WHERE organisation_id = $1 AND txid = pg_current_xact_id() AND employee_id IS NOT NULL))
              ON CONFLICT (organisation_id, key) DO UPDATE
                 SET fingerprint = excluded.fingerprint, status_code = excluded.status_code, body = excluded.body,
                     created_at = excluded.created_at, expires_at = excluded.expires_at,
-                    employee_ids = excluded.employee_ids`,
+                    employee_ids = excluded.employee_ids, event_names = excluded.event_names`,
       values: [organisationId, key, response.fingerprint, response.statusCode, response.body, createdAt, expiresAt],
     });
   }
@@ -93,8 +111,8 @@ export class IdempotencyKeysRepository {
    * redactedKeptBody says; a retry with the key replays the redacted response and still changes nothing.
    */
   async redactEmployee(organisationId: string, employeeId: string, manager: EntityManager): Promise<number> {
-    const kept = await this.database.manager(manager).query<Array<{ key: string; body: string; statusCode: number }>>(
-      `SELECT key, body, status_code AS "statusCode" FROM idempotency_keys
+    const kept = await this.database.manager(manager).query<Array<KeptForErasure & { key: string }>>(
+      `SELECT key, body, status_code AS "statusCode", event_names AS "eventNames" FROM idempotency_keys
         WHERE organisation_id = $1 AND employee_ids @> ARRAY[$2::uuid]
           FOR UPDATE`,
       [organisationId, employeeId],

@@ -13,7 +13,7 @@ import { toErrorResponse } from '../http/all-exceptions.filter';
 import { Enveloped, successEnvelope } from '../http/envelope';
 import { OptionalInterceptor, UseOptionalInterceptor } from '../http/optional-interceptor';
 import { IdempotencyKeysRepository, KeptResponse } from './idempotency-keys.repository';
-import { RequestFingerprints } from './request-fingerprint';
+import { RequestFingerprints, RequestIdentity } from './request-fingerprint';
 
 export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
 const KEY_HEADER = IDEMPOTENCY_KEY_HEADER.toLowerCase();
@@ -36,14 +36,14 @@ class RouteFailed extends Error {
 interface Claim {
   organisationId: string;
   key: string;
-  fingerprint: string;
+  identity: RequestIdentity;
   now: Date;
   expiresAt: Date;
   response: Response;
 }
 
 /**
- * Safe retries (decisions.md, "Safe retries"): a POST under /api/v1 with an Idempotency-Key runs in one
+ * Safe retries (docs/api-decisions.md, "Safe retries"): a POST under /api/v1 with an Idempotency-Key runs in one
  * transaction that claims the key, runs the route (its own transactions join it) and keeps the response, so
  * the change and the kept response commit together or not at all: a crash between them cannot leave a
  * change whose retry runs it again. A later request with the key replays the response
@@ -88,7 +88,7 @@ export class IdempotencyInterceptor implements OptionalInterceptor {
     const claim: Claim = {
       organisationId: request.auth!.organisationId,
       key,
-      fingerprint: this.fingerprints.of(request.method, request.path, request.body),
+      identity: this.fingerprints.of(request.method, request.path, request.body),
       now,
       expiresAt: new Date(now.getTime() + KEPT_FOR_MS),
       response,
@@ -122,7 +122,7 @@ export class IdempotencyInterceptor implements OptionalInterceptor {
     claim: Claim,
     attempt: (manager: EntityManager) => Promise<{ outcome: Outcome; answer: { statusCode: number; body: unknown } }>,
   ): Promise<Outcome> {
-    const { organisationId, key, fingerprint, now, expiresAt, response } = claim;
+    const { organisationId, key, identity, now, expiresAt, response } = claim;
     try {
       return await this.database.transaction(async (manager): Promise<Outcome> => {
         const { claimed, kept } = await this.keys.claim(organisationId, key, now, manager);
@@ -134,7 +134,11 @@ export class IdempotencyInterceptor implements OptionalInterceptor {
         const { outcome, answer } = await attempt(manager).catch((error: unknown) => {
           throw new RouteFailed(error);
         });
-        const keptResponse = { fingerprint, statusCode: answer.statusCode, body: JSON.stringify(answer.body) };
+        const keptResponse = {
+          fingerprint: identity.fingerprint,
+          statusCode: answer.statusCode,
+          body: JSON.stringify(answer.body),
+        };
         this.keys.keep(organisationId, key, keptResponse, now, expiresAt, manager);
         return outcome;
       });
@@ -149,8 +153,8 @@ export class IdempotencyInterceptor implements OptionalInterceptor {
     return this.reflector.get<number | undefined>(HTTP_CODE_METADATA, context.getHandler()) ?? HttpStatus.CREATED;
   }
 
-  private replay(kept: KeptResponse, { fingerprint, response }: Claim): unknown {
-    if (kept.fingerprint !== fingerprint) throw new IdempotencyKeyReusedError();
+  private replay(kept: KeptResponse, { identity, response }: Claim): unknown {
+    if (!identity.sameAs(kept.fingerprint)) throw new IdempotencyKeyReusedError();
     response.setHeader(IDEMPOTENCY_REPLAYED_HEADER, 'true');
     const body = JSON.parse(kept.body) as unknown;
     if (kept.statusCode < 400) return new Enveloped(body);

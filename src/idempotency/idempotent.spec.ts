@@ -31,7 +31,7 @@ function otherRoutesWithIdempotency(controllers: Class[]): number {
 }
 
 describe('@Idempotent()', () => {
-  it('is on every POST route that needs a key (decisions.md, "Safe retries")', async () => {
+  it('is on every POST route that needs a key (docs/api-decisions.md, "Safe retries")', async () => {
     const controllers = await applicationControllers();
     expect(keyedRoutes(controllers).filter(({ method }) => method === 'POST').length).toBeGreaterThan(10);
     expect(postsWithoutIdempotency(controllers)).toEqual([]);

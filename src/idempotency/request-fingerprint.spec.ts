@@ -1,7 +1,8 @@
 import { createHash, createHmac } from 'node:crypto';
-import { canonicalJson, fingerprintKey, requestFingerprint } from './request-fingerprint';
+import { deriveKey } from '../encryption/service-keys';
+import { canonicalJson, requestFingerprint } from './request-fingerprint';
 
-const KEY = fingerprintKey(Buffer.alloc(32, 7));
+const KEY = deriveKey(Buffer.alloc(32, 7), 'request-fingerprints');
 
 describe('requestFingerprint', () => {
   it('reads key order and spacing as the same JSON value', () => {
@@ -31,8 +32,8 @@ describe('requestFingerprint', () => {
     expect(fingerprint).toBe(createHmac('sha256', KEY).update(text).digest('hex'));
     expect(fingerprint).not.toBe(createHash('sha256').update(text).digest('hex'));
     expect(fingerprint).not.toBe(createHmac('sha256', secretKey).update(text).digest('hex'));
-    expect(requestFingerprint(fingerprintKey(Buffer.alloc(32, 8)), 'POST', '/api/v1/webhooks', {})).not.toBe(
-      requestFingerprint(KEY, 'POST', '/api/v1/webhooks', {}),
-    );
+    expect(
+      requestFingerprint(deriveKey(Buffer.alloc(32, 8), 'request-fingerprints'), 'POST', '/api/v1/webhooks', {}),
+    ).not.toBe(requestFingerprint(KEY, 'POST', '/api/v1/webhooks', {}));
   });
 });

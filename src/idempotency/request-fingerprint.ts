@@ -1,6 +1,6 @@
-import { createHmac, hkdfSync } from 'node:crypto';
-import { Inject, Injectable } from '@nestjs/common';
-import { APP_CONFIG, AppConfig } from '../config/config';
+import { createHmac } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { ServiceKeys } from '../encryption/service-keys';
 
 /** JSON with every object's keys sorted, so two bodies that are the same JSON value read the same. */
 export function canonicalJson(value: unknown): string {
@@ -15,14 +15,6 @@ export function canonicalJson(value: unknown): string {
   return JSON.stringify(value);
 }
 
-/** The HKDF label of the fingerprint key: a key of its own, never the one that encrypts webhook secrets. */
-const FINGERPRINT_KEY_INFO = 'skills-service idempotency request fingerprint v1';
-
-/** The fingerprint key derived from WEBHOOK_SECRET_KEY. */
-export function fingerprintKey(webhookSecretKey: Buffer): Buffer {
-  return Buffer.from(hkdfSync('sha256', webhookSecretKey, Buffer.alloc(0), FINGERPRINT_KEY_INFO, 32));
-}
-
 /**
  * What makes two requests "the same" for an Idempotency-Key: method, path and body as a JSON value. An HMAC
  * rather than a plain hash: a body may hold a webhook secret, and the fingerprint is kept 24 h, so a copy of
@@ -34,21 +26,31 @@ export function requestFingerprint(key: Buffer, method: string, path: string, bo
     .digest('hex');
 }
 
-/** requestFingerprint with this server's key. */
+/** A request's fingerprint, and whether a kept fingerprint is of the same request. */
+export interface RequestIdentity {
+  fingerprint: string;
+  sameAs(keptFingerprint: string): boolean;
+}
+
+/** requestFingerprint with this server's key (derived from the service secret, ServiceKeys). */
 @Injectable()
 export class RequestFingerprints {
-  private key?: Buffer;
+  constructor(private readonly keys: ServiceKeys) {}
 
-  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
-
-  of(method: string, path: string, body: unknown): string {
-    this.key ??= fingerprintKey(this.secretKey());
-    return requestFingerprint(this.key, method, path, body);
-  }
-
-  private secretKey(): Buffer {
-    // loadConfig and openRuntime guarantee a key for the server; its absence is a wiring error.
-    if (!this.config.webhookSecretKey) throw new Error('WEBHOOK_SECRET_KEY is not configured');
-    return this.config.webhookSecretKey;
+  /**
+   * Keeps the fingerprint under the current secret; one kept under the previous secret still matches while a
+   * rotation's grace lasts, so a retry across the rotation is replayed rather than a 422.
+   */
+  of(method: string, path: string, body: unknown): RequestIdentity {
+    const fingerprint = requestFingerprint(this.keys.current('request-fingerprints'), method, path, body);
+    return {
+      fingerprint,
+      sameAs: (kept) =>
+        kept === fingerprint ||
+        this.keys
+          .accepted('request-fingerprints')
+          .slice(1)
+          .some((key) => requestFingerprint(key, method, path, body) === kept),
+    };
   }
 }

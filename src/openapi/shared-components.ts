@@ -47,7 +47,7 @@ export const HEADERS = {
 
 export type HeaderName = keyof typeof HEADERS;
 
-/** The headers of every response under /api/v1 (decisions.md, "Errors" and "Rate limit"). */
+/** The headers of every response under /api/v1 (docs/api-decisions.md, "Errors" and "Rate limit"). */
 export const API_RESPONSE_HEADERS: HeaderName[] = [
   'X-Request-Id',
   'X-RateLimit-Limit',

@@ -1,4 +1,4 @@
-import { AppConfig } from '../config/config';
+import { ServiceKeys } from '../encryption/service-keys';
 import { ValidationError } from '../errors/errors';
 import { ListCursors, ListIdentity, ListOrder, ListRows, orderByColumns } from './cursor';
 import { PaginationQuery } from './pagination';
@@ -16,7 +16,7 @@ const ORDER: ListOrder<Row> = {
 const LIST: ListIdentity = { name: 'things', organisationId: 'org-1' };
 
 function cursors(key = 7): ListCursors {
-  return new ListCursors({ webhookSecretKey: Buffer.alloc(32, key) } as AppConfig);
+  return new ListCursors(new ServiceKeys({ serviceSecretKey: Buffer.alloc(32, key) }));
 }
 
 class FilteredQuery extends PaginationQuery {

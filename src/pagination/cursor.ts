@@ -1,6 +1,6 @@
-import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
-import { Inject, Injectable } from '@nestjs/common';
-import { APP_CONFIG, AppConfig } from '../config/config';
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { ServiceKeys } from '../encryption/service-keys';
 import { ValidationError } from '../errors/errors';
 import { ListMeta, Page, PaginationQuery, buildPaginationMeta } from './pagination';
 
@@ -53,14 +53,13 @@ const MAC_BYTES = 32;
 /**
  * Cursor paging for every list. A cursor is the base64url JSON of the last row's order key, followed by an
  * HMAC over it and the list it was issued for (name, organisation, path ids, every filter). The HMAC key is
- * derived from WEBHOOK_SECRET_KEY, so every instance accepts the cursors of the others, and a cursor altered,
+ * derived from the service secret, so every instance accepts the cursors of the others, and a cursor altered,
  * forged, or replayed on another list, organisation or filter set is a 400 rather than a foreign or wrong row.
+ * During a rotation of the secret, cursors signed under the previous one are accepted until its grace ends.
  */
 @Injectable()
 export class ListCursors {
-  private derivedKey?: Buffer;
-
-  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+  constructor(private readonly keys: ServiceKeys) {}
 
   /** The window a list request reads; a cursor with `page`, or one this list and filters did not issue, is 400. */
   window(list: ListIdentity, query: PaginationQuery): PageWindow {
@@ -92,13 +91,15 @@ export class ListCursors {
 
   private encode(list: ListIdentity, query: PaginationQuery, key: KeyValue[]): string {
     const payload = Buffer.from(JSON.stringify(key.map(encodeValue))).toString('base64url');
-    return `${payload}.${this.mac(list, query, payload).toString('base64url')}`;
+    const mac = this.mac(this.keys.current('list-cursors'), list, query, payload);
+    return `${payload}.${mac.toString('base64url')}`;
   }
 
   private decode(list: ListIdentity, query: PaginationQuery, cursor: string): KeyValue[] {
     const [payload, mac, ...rest] = cursor.split('.');
     const given = Buffer.from(mac ?? '', 'base64url');
-    if (rest.length > 0 || given.length !== MAC_BYTES || !timingSafeEqual(given, this.mac(list, query, payload))) {
+    const signedHere = (key: Buffer) => timingSafeEqual(given, this.mac(key, list, query, payload));
+    if (rest.length > 0 || given.length !== MAC_BYTES || !this.keys.accepted('list-cursors').some(signedHere)) {
       throw ValidationError.forField('cursor', CURSOR_ERROR);
     }
     const key = decodeKey(Buffer.from(payload, 'base64url').toString('utf8'));
@@ -106,19 +107,9 @@ export class ListCursors {
     return key;
   }
 
-  private mac(list: ListIdentity, query: PaginationQuery, payload: string): Buffer {
+  private mac(key: Buffer, list: ListIdentity, query: PaginationQuery, payload: string): Buffer {
     const binding = JSON.stringify([list.name, list.organisationId, list.pathIds ?? [], boundFilters(query)]);
-    return createHmac('sha256', this.key()).update(binding).update('\n').update(payload).digest();
-  }
-
-  /** Derived on first use, so processes that list nothing (some commands) need no key. */
-  private key(): Buffer {
-    // loadConfig and openRuntime guarantee a key for the server; its absence is a wiring error.
-    if (!this.config.webhookSecretKey) throw new Error('WEBHOOK_SECRET_KEY is not configured');
-    this.derivedKey ??= Buffer.from(
-      hkdfSync('sha256', this.config.webhookSecretKey, 'skills-api', 'list-cursor-v1', 32),
-    );
-    return this.derivedKey;
+    return createHmac('sha256', key).update(binding).update('\n').update(payload).digest();
   }
 }
 

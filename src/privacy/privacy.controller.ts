@@ -36,7 +36,7 @@ export class PrivacyController {
     @Write() write: WriteContext,
     @WritePreconditions() preconditions: Preconditions,
   ): Promise<ErasedEmployeeResponse> {
-    return this.privacy.erase(organisationId, id, write, preconditions);
+    return this.privacy.erase(organisationId, id, write, undefined, preconditions);
   }
 
   @Get(':id/personal-data')

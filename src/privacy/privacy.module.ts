@@ -7,7 +7,9 @@ import { LeaversRetentionStep } from './leavers.retention';
 import { PrivacyController } from './privacy.controller';
 import { PrivacyService } from './privacy.service';
 
-/** An employee's erasure and personal-data export, and the leavers' erasure (decisions.md, "Data protection"). */
+/**
+ * An employee's erasure and personal-data export, and the leavers' erasure (docs/api-decisions.md, "Data protection").
+ */
 @Module({
   imports: [EmployeesModule, RatingsModule, PositionsModule, WebhooksModule],
   controllers: [PrivacyController],

@@ -1,9 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
+import { ActivityLog } from '../audit/activity-log';
 import { Database } from '../database/database';
 import { retentionWrite, WriteContext } from '../database/write-context';
 import { EmployeesRepository } from '../employees/employees.repository';
 import { EmployeesService } from '../employees/employees.service';
+import { ValidationError } from '../errors/errors';
 import { DomainEvents } from '../events/domain-events';
 import { EMPLOYEE_EVENTS_BATCH, EventCursor, EventsRepository } from '../events/events.repository';
 import { EventResponse, toEventResponse } from '../events/feed/dto/event.response';
@@ -26,7 +28,7 @@ const RATINGS_BATCH = 1_000;
 const DAY_MS = 86_400_000;
 
 /**
- * Erasure and the personal-data export (decisions.md, "Data protection"). Each table's redaction is a method
+ * Erasure and the personal-data export (docs/api-decisions.md, "Data protection"). Each table's redaction is a method
  * of the repository of the feature that owns it; this service runs them in one transaction, or reads them
  * for the export. Its own folder because the features it calls (ratings/, positions/) import employees/.
  */
@@ -42,22 +44,32 @@ export class PrivacyService {
     private readonly domainEvents: DomainEvents,
     private readonly deliveries: WebhookDeliveriesRepository,
     private readonly idempotencyKeys: IdempotencyKeysRepository,
+    private readonly activity: ActivityLog,
   ) {}
 
   /**
    * Removes the employee's personal data for good, in one transaction: their ratings and skills, their position
    * links, their row (404 from now on), and the redaction of every event and kept response naming them; then
    * `employee.erased` in the feed. The employee's row is locked first, so a concurrent change to them either
-   * commits before (and is redacted) or finds them gone. An If-Match is checked under that lock.
+   * commits before (and is redacted) or finds them gone. With `confirmedBy` (the console's typed confirmation),
+   * only when it is the employee's personnel number, checked under that lock, as is an If-Match. The activity log
+   * names the employee by id only: it is kept 400 days, and must not keep what was just erased.
    */
   async erase(
     organisationId: string,
     id: string,
     write: WriteContext,
+    confirmedBy?: { personnelNumber: string },
     preconditions: Preconditions = {},
   ): Promise<ErasedEmployeeResponse> {
     return this.database.transaction(async (manager) => {
       const employee = await this.employees.findForUpdate(organisationId, id, manager);
+      if (confirmedBy && confirmedBy.personnelNumber.trim() !== employee.personnelNumber) {
+        throw ValidationError.forField(
+          'personnelNumber',
+          'That is not the employee’s personnel number: nothing was erased.',
+        );
+      }
       // A POST: REQUIRE_IF_MATCH does not apply, only a header the request sent.
       if (preconditions.ifMatch !== undefined) {
         await this.employeesService.checkVersion(organisationId, employee, preconditions, manager);
@@ -73,6 +85,7 @@ export class PrivacyService {
       await this.domainEvents.publishMany(manager, organisationId, [
         { name: 'employee.erased', data: erased, occurredAt: erasedAt, resourceVersion: employee.version + 1 },
       ]);
+      await this.activity.record(organisationId, write.origin.actor, 'employee erased', id, manager);
       return erased;
     }, write);
   }
@@ -116,6 +129,13 @@ export class PrivacyService {
       this.eventsAndRecipients(organisationId, id),
     ]);
     return { employee, ratings, positions: toPositionsResponse(positions), ...named };
+  }
+
+  /** The export a person downloads (the console): as personalData, and recorded in the activity log. */
+  async exportPersonalData(organisationId: string, id: string, write: WriteContext): Promise<PersonalDataResponse> {
+    const data = await this.personalData(organisationId, id);
+    await this.activity.record(organisationId, write.origin.actor, 'personal data exported', id, write.transaction);
+    return data;
   }
 
   private async allRatings(organisationId: string, employeeId: string): Promise<RatingResponse[]> {

@@ -47,7 +47,7 @@ return {count, ttl}
 type RedisWithHit = Redis & { rateLimitHit(key: string, windowMs: number): Promise<[number, number]> };
 
 /**
- * @nestjs/throttler's storage, counting a fixed window per tracker as decisions.md wants (the first hit
+ * @nestjs/throttler's storage, counting a fixed window per tracker as docs/api-decisions.md wants (the first hit
  * opens the window; the 1,001st hit in it is refused until it resets) rather than throttler's own sliding
  * log, which decays each hit separately and blocks past the window. With Redis the counters are shared by
  * every instance; while Redis is unreachable each instance counts in memory, and says so once.

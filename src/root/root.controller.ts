@@ -9,7 +9,7 @@ const POINTERS = { docs: '/api/v1/docs', openapi: '/api/v1/openapi.json' };
 
 /**
  * `GET /` and `GET /api/v1` say where the API describes itself. Any other path under /api/v1 that names
- * no route is 404 with or without a key, after the rate limit (decisions.md, "Order of checks"): a route
+ * no route is 404 with or without a key, after the rate limit (docs/api-decisions.md, "Order of checks"): a route
  * of its own, registered last, so the guards count it like any other request.
  */
 @ApiExcludeController()

@@ -31,7 +31,8 @@ function startTracing(): void {
     traceExporter: new OTLPTraceExporter(),
     instrumentations: [
       new Http({
-        // A search may be a person's name or email (decisions.md, "Data protection"): its value is not exported.
+        // A search may be a person's name or email (docs/api-decisions.md, "Data protection"): its value is not
+        // exported.
         redactedQueryParamsServer: SEARCH_PARAMETERS,
         // Attributes the hook answers replace the instrumentation's own: a secret in the URL (url-redaction.ts,
         // the access log's rule too) never reaches `url.path` or `url.query`.

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { BeforeApplicationShutdown, Inject, Injectable, Logger } from '@nestjs/common';
 import { APP_CONFIG, AppConfig, webhookClaimLifetimeMs } from '../config/config';
 import { Metrics } from '../metrics/metrics';
+import { EndpointQueues } from './endpoint-queues';
 import { ClaimedDelivery, SettledDelivery, WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 import { WebhookSecrets } from './webhook-secrets';
 import { SendResult, WebhookSender } from './webhook-sender';
@@ -33,21 +34,6 @@ const HELD_PER_SLOT = 4;
  * longer is read again first, so a rotation, a deletion or an erasure reaches the queue as it reaches a claim.
  */
 const FRESH_FOR_MS = 50;
-
-/** A claimed delivery waiting for its endpoint's turn, when it was claimed, and when what it sends was read. */
-interface Queued {
-  delivery: ClaimedDelivery;
-  claimedAt: number;
-  readAt: number;
-}
-
-/** The deliveries of one endpoint this process holds: those being sent, and those queued behind them. */
-interface EndpointWork {
-  sending: number;
-  queued: Queued[];
-  /** Its queue is being read again: nothing of it is sent meanwhile. */
-  rereading: boolean;
-}
 
 /** Writes the outcomes that finish in one turn of the event loop with one UPDATE. */
 class OutcomeBatch {
@@ -90,9 +76,8 @@ export class WebhookDispatcher implements BeforeApplicationShutdown {
   private readonly sent = new Set<string>();
   /** Who this dispatcher is to the claims: the rows it claimed say so. */
   private readonly claimer = randomUUID();
-  /** The endpoints this process holds deliveries of, in the order they are served when sending slots free. */
-  private readonly endpoints = new Map<string, EndpointWork>();
-  private queued = 0;
+  /** The deliveries this process holds, per endpoint, in the order endpoints are served when sending slots free. */
+  private readonly queues: EndpointQueues<ClaimedDelivery>;
   /** A nudge for the sends that end in this turn of the event loop, all answered by one claim. */
   private nudgeAfterTurn?: NodeJS.Immediate;
   private claiming?: Promise<void>;
@@ -110,6 +95,7 @@ export class WebhookDispatcher implements BeforeApplicationShutdown {
     private readonly metrics: Metrics,
   ) {
     this.outcomes = new OutcomeBatch((batch) => this.deliveries.settleMany(batch));
+    this.queues = new EndpointQueues(config.webhookEndpointConcurrency);
   }
 
   start(): void {
@@ -190,96 +176,61 @@ export class WebhookDispatcher implements BeforeApplicationShutdown {
 
   /** Claims until this process holds all it may or a claim finds fewer than it asked for. */
   private async claimWhileSlotsFree(): Promise<void> {
-    while (this.isClaiming() && this.sending() + this.queued < this.capacity()) {
-      const wanted = this.capacity() - this.sending() - this.queued;
+    while (this.isClaiming() && this.sending() + this.queues.queued < this.capacity()) {
+      const wanted = this.capacity() - this.sending() - this.queues.queued;
       const now = new Date();
       const staleBefore = new Date(now.getTime() - webhookClaimLifetimeMs(this.config));
       const claimed = await this.deliveries.claim(this.claimer, wanted, this.heldPerEndpoint(), now, staleBefore, [
         ...this.sent,
       ]);
-      for (const delivery of claimed) this.enqueue(delivery, now.getTime());
+      for (const delivery of claimed) this.queues.enqueue(delivery, now.getTime());
       this.sendQueued();
       if (claimed.length < wanted) return;
     }
   }
 
-  private enqueue(delivery: ClaimedDelivery, claimedAt: number): void {
-    let work = this.endpoints.get(delivery.endpointId);
-    if (!work) this.endpoints.set(delivery.endpointId, (work = { sending: 0, queued: [], rereading: false }));
-    work.queued.push({ delivery, claimedAt, readAt: claimedAt });
-    this.queued += 1;
-  }
-
   /**
-   * Starts the queued deliveries that may go now: endpoints in the order they came, each up to its limit, while
-   * this process has sending slots. One whose send could still be under way when its claim goes stale (another
-   * dispatcher would then take it) is given back rather than sent; one read more than FRESH_FOR_MS ago is read
-   * again first, with the rest of its endpoint's queue.
+   * Starts the queued deliveries that may go now (EndpointQueues.take). One whose send could still be under way
+   * when its claim goes stale (another dispatcher would then take it) is given back rather than sent; one read
+   * more than FRESH_FOR_MS ago is read again first, with the rest of its endpoint's queue.
    */
   private sendQueued(): void {
     if (this.is('draining') || this.is('stopped')) return;
     const now = Date.now();
-    const sendBy = now - (webhookClaimLifetimeMs(this.config) - this.config.webhookTimeoutMs);
-    const late: string[] = [];
-    for (const [endpointId, work] of this.endpoints) {
-      while (
-        !work.rereading &&
-        work.queued.length > 0 &&
-        work.sending < this.config.webhookEndpointConcurrency &&
-        this.sending() < this.config.webhookConcurrency
-      ) {
-        const { delivery, claimedAt, readAt } = work.queued[0];
-        if (claimedAt >= sendBy && readAt < now - FRESH_FOR_MS) {
-          void this.reread(work);
-          break;
-        }
-        work.queued.shift();
-        this.queued -= 1;
-        if (claimedAt < sendBy) {
-          late.push(delivery.id);
-          continue;
-        }
-        work.sending += 1;
-        this.track(this.deliver(delivery));
-      }
-      if (work.sending === 0 && work.queued.length === 0) this.endpoints.delete(endpointId);
-    }
-    if (late.length > 0) void this.unclaim(late);
+    const turn = this.queues.take({
+      now,
+      sendBy: now - (webhookClaimLifetimeMs(this.config) - this.config.webhookTimeoutMs),
+      freshForMs: FRESH_FOR_MS,
+      slots: this.config.webhookConcurrency - this.sending(),
+    });
+    for (const delivery of turn.send) this.track(this.deliver(delivery));
+    for (const endpointId of turn.reread) void this.reread(endpointId);
+    if (turn.late.length > 0) void this.unclaim(turn.late.map((delivery) => delivery.id));
   }
 
   /** Reads an endpoint's queue again, drops what is no longer held, and sends on. */
-  private async reread(work: EndpointWork): Promise<void> {
-    work.rereading = true;
+  private async reread(endpointId: string): Promise<void> {
     const readAt = Date.now();
-    const ids = new Set(work.queued.map(({ delivery }) => delivery.id));
+    const read = this.queues.startReread(endpointId);
     try {
-      const current = new Map(
-        (await this.deliveries.reread(this.claimer, [...ids])).map((delivery) => [delivery.id, delivery]),
+      const current = await this.deliveries.reread(
+        this.claimer,
+        read.map((delivery) => delivery.id),
       );
       // Claims that came meanwhile are kept as they are; shutdown may have emptied the queue.
-      const kept = work.queued.flatMap((entry) => {
-        if (!ids.has(entry.delivery.id)) return [entry];
-        const delivery = current.get(entry.delivery.id);
-        return delivery ? [{ ...entry, delivery, readAt }] : [];
-      });
-      this.queued -= work.queued.length - kept.length;
-      work.queued = kept;
-      work.rereading = false;
+      this.queues.finishReread(endpointId, read, current, readAt);
       this.sendQueued();
     } catch (error) {
       // Left as they are, without a new try at once: the next ending send or claim reads them again, or their
       // claims go stale.
-      work.rereading = false;
+      this.queues.abandonReread(endpointId);
       this.logger.error(`Reading queued webhook deliveries again failed: ${(error as Error).message}`);
     }
   }
 
   /** Gives back the queued deliveries on shutdown, so another dispatcher sends them without waiting for staleness. */
   private async unclaimQueued(): Promise<void> {
-    const ids = [...this.endpoints.values()].flatMap((work) => work.queued.map(({ delivery }) => delivery.id));
-    for (const work of this.endpoints.values()) work.queued = [];
-    this.queued = 0;
-    await this.unclaim(ids);
+    await this.unclaim(this.queues.drain().map((delivery) => delivery.id));
   }
 
   /** Unclaimed, a delivery is claimed again at once; if this fails, its claim goes stale and it is taken then. */
@@ -309,9 +260,7 @@ export class WebhookDispatcher implements BeforeApplicationShutdown {
    * share one claim.
    */
   private sendEnded(endpointId: string): void {
-    const work = this.endpoints.get(endpointId)!;
-    const heldBefore = work.sending + work.queued.length;
-    work.sending -= 1;
+    const heldBefore = this.queues.sendEnded(endpointId);
     this.sendQueued();
     const ranDown =
       heldBefore >= this.config.webhookEndpointConcurrency && heldBefore - 1 <= this.heldPerEndpoint() / 2;

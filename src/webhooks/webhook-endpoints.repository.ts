@@ -11,6 +11,14 @@ export interface NewEndpoint {
   createdAt: Date;
 }
 
+/** An endpoint's secrets as sealed, for re-sealing them with another key. */
+export interface SealedEndpointSecrets {
+  id: string;
+  organisationId: string;
+  secretSealed: Buffer | null;
+  previousSecretSealed: Buffer | null;
+}
+
 /** The webhook_endpoints columns under the WebhookEndpoint entity's property names. */
 const ENDPOINT_COLUMNS = `id, organisation_id AS "organisationId", url, events, secret_sealed AS "secretSealed",
   previous_secret_sealed AS "previousSecretSealed", previous_secret_expires_at AS "previousSecretExpiresAt",
@@ -63,9 +71,15 @@ export class WebhookEndpointsRepository {
   }
 
   /** False when the organisation has no such endpoint. */
-  async delete(organisationId: string, id: string, manager?: EntityManager): Promise<boolean> {
-    const result = await this.database.manager(manager).delete(WebhookEndpoint, { organisationId, id });
-    return (result.affected ?? 0) > 0;
+  /** Deletes the endpoint; answers its URL, or null when the organisation has no such endpoint. */
+  async delete(organisationId: string, id: string, manager?: EntityManager): Promise<string | null> {
+    const [deleted] = await this.database.manager(manager).query<Array<{ url: string }>>(
+      // As a SELECT, so the driver answers rows (a bare DELETE … RETURNING answers rows and a count).
+      `WITH deleted AS (DELETE FROM webhook_endpoints WHERE organisation_id = $1 AND id = $2 RETURNING url)
+         SELECT url FROM deleted`,
+      [organisationId, id],
+    );
+    return deleted?.url ?? null;
   }
 
   /**
@@ -125,5 +139,37 @@ export class WebhookEndpointsRepository {
       [now],
     );
     return erased;
+  }
+
+  /**
+   * A rotation of the service secret, across every organisation: up to `limit` endpoints holding a secret (current
+   * or previous) not sealed with the key whose sealed values start with `prefix`, locked (skipping those another
+   * transaction holds, such as a rotation of the endpoint's own secret).
+   */
+  async lockSealedOtherwise(prefix: Buffer, limit: number, manager?: EntityManager): Promise<SealedEndpointSecrets[]> {
+    return this.database.manager(manager).query(
+      `SELECT id, organisation_id AS "organisationId", secret_sealed AS "secretSealed",
+              previous_secret_sealed AS "previousSecretSealed"
+         FROM webhook_endpoints
+        WHERE substring(secret_sealed FROM 1 FOR octet_length($1::bytea)) <> $1::bytea
+           OR substring(previous_secret_sealed FROM 1 FOR octet_length($1::bytea)) <> $1::bytea
+        LIMIT $2
+          FOR UPDATE SKIP LOCKED`,
+      [prefix, limit],
+    );
+  }
+
+  /** Replaces an endpoint's sealed secrets with the same secrets sealed again (lockSealedOtherwise locked it). */
+  async replaceSealed(
+    organisationId: string,
+    id: string,
+    sealed: Pick<SealedEndpointSecrets, 'secretSealed' | 'previousSecretSealed'>,
+    manager?: EntityManager,
+  ): Promise<void> {
+    await this.database.manager(manager).query(
+      `UPDATE webhook_endpoints SET secret_sealed = $3, previous_secret_sealed = $4
+        WHERE organisation_id = $1 AND id = $2`,
+      [organisationId, id, sealed.secretSealed, sealed.previousSecretSealed],
+    );
   }
 }

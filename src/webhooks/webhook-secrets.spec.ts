@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import type { AppConfig } from '../config/config';
 import * as secretBox from '../encryption/secret-box';
+import { ServiceKeys } from '../encryption/service-keys';
 import { WebhookSecrets } from './webhook-secrets';
 
 describe('WebhookSecrets', () => {
   const endpointId = '0199a000-0000-7000-8000-000000000001';
-  const secrets = new WebhookSecrets({ webhookSecretKey: randomBytes(32) } as AppConfig);
+  const secrets = new WebhookSecrets(new ServiceKeys({ serviceSecretKey: randomBytes(32) }));
   const open = jest.spyOn(secretBox, 'openSecret');
   afterAll(() => open.mockRestore());
 
@@ -31,7 +31,7 @@ describe('WebhookSecrets', () => {
 
 describe('WebhookSecrets.signingKeys', () => {
   const endpointId = '0199a000-0000-7000-8000-000000000003';
-  const secrets = new WebhookSecrets({ webhookSecretKey: randomBytes(32) } as AppConfig);
+  const secrets = new WebhookSecrets(new ServiceKeys({ serviceSecretKey: randomBytes(32) }));
   const now = new Date('2026-02-01T10:00:00.000Z');
   const current = secrets.seal('current', endpointId);
   const previous = secrets.seal('previous', endpointId);

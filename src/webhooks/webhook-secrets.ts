@@ -1,6 +1,5 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { APP_CONFIG, AppConfig } from '../config/config';
-import { openSecret, sealSecret } from '../encryption/secret-box';
+import { Injectable } from '@nestjs/common';
+import { ServiceKeys } from '../encryption/service-keys';
 
 /** Opened secrets kept at most; past it the cache starts over (endpoints are few, this only bounds memory). */
 const MAX_OPENED = 10_000;
@@ -13,7 +12,9 @@ export interface SealedSecrets {
 }
 
 /**
- * Seals endpoint secrets with WEBHOOK_SECRET_KEY and opens them, in memory only, to sign a delivery.
+ * Seals endpoint secrets with the key derived for them from the service secret, and opens them, in memory only,
+ * to sign a delivery (also those sealed under the previous secret while a rotation's grace lasts, and those
+ * release 4 sealed with the secret itself).
  * An opened secret is kept by the sealed bytes it came from (unique per sealing: a random IV), so the
  * dispatcher opens each secret once instead of once per delivery, and a rotation moves the current secret's
  * bytes to the previous one without opening it again.
@@ -22,10 +23,10 @@ export interface SealedSecrets {
 export class WebhookSecrets {
   private readonly opened = new Map<string, string>();
 
-  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+  constructor(private readonly keys: ServiceKeys) {}
 
   seal(secret: string, endpointId: string): Buffer {
-    return sealSecret(this.key(), secret, endpointId);
+    return this.keys.seal('webhook-secrets', secret, endpointId);
   }
 
   /** The HMAC key of an endpoint: its secret, or "" when it has none. */
@@ -34,7 +35,7 @@ export class WebhookSecrets {
     const cacheKey = `${endpointId}:${sealed.toString('base64')}`;
     const cached = this.opened.get(cacheKey);
     if (cached !== undefined) return cached;
-    const secret = openSecret(this.key(), sealed, endpointId);
+    const secret = this.keys.open('webhook-secrets', sealed, endpointId);
     if (this.opened.size >= MAX_OPENED) this.opened.clear();
     this.opened.set(cacheKey, secret);
     return secret;
@@ -50,11 +51,5 @@ export class WebhookSecrets {
       keys.push(this.signingKey(secrets.previousSecretSealed, endpointId));
     }
     return keys;
-  }
-
-  private key(): Buffer {
-    // loadConfig and openRuntime guarantee a key for the server; its absence is a wiring error.
-    if (!this.config.webhookSecretKey) throw new Error('WEBHOOK_SECRET_KEY is not configured');
-    return this.config.webhookSecretKey;
   }
 }

@@ -17,7 +17,9 @@ export interface WebhookTlsOptions {
 
 export const WEBHOOK_USER_AGENT = 'skills-service-webhooks/1.0';
 
-/** How much of an answer's body is kept for the delivery's detail (decisions.md, "Webhooks" in the console). */
+/**
+ * How much of an answer's body is kept for the delivery's detail (docs/api-decisions.md, "Webhooks" in the console).
+ */
 export const RESPONSE_EXCERPT_BYTES = 1024;
 
 export interface OutgoingDelivery {

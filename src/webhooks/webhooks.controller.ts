@@ -54,7 +54,7 @@ export class WebhooksController {
     @Write() write: WriteContext,
     @WritePreconditions() preconditions: Preconditions,
   ): Promise<DeletedResponse> {
-    return this.webhooks.removeIfMatches(organisationId, id, preconditions, write);
+    return this.webhooks.remove(organisationId, id, write, preconditions);
   }
 
   @Get(':id/deliveries')

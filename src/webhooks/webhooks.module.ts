@@ -10,6 +10,7 @@ import { WebhookDispatcher } from './webhook-dispatcher';
 import { WebhookEndpointsRepository } from './webhook-endpoints.repository';
 import { webhookFanOut } from './webhook-fan-out';
 import { WebhookSecrets } from './webhook-secrets';
+import { WebhookSecretsResealingStep } from './webhook-secrets.resealing';
 import { WebhookSecretsRetentionStep } from './webhook-secrets.retention';
 import { WebhookSender } from './webhook-sender';
 import { WebhooksController } from './webhooks.controller';
@@ -33,6 +34,7 @@ import { WebhooksService } from './webhooks.service';
     WebhookCommitWatcher,
     DeliveryNotificationListener,
     WebhookSecretsRetentionStep,
+    WebhookSecretsResealingStep,
   ],
   exports: [
     WebhooksService,

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
+import { ActivityLog } from '../audit/activity-log';
 import { Database } from '../database/database';
 import { newId } from '../database/uuid';
 import { WriteContext } from '../database/write-context';
@@ -44,6 +45,7 @@ export class WebhooksService {
     private readonly sender: WebhookSender,
     private readonly commitWatcher: WebhookCommitWatcher,
     private readonly cursors: ListCursors,
+    private readonly activity: ActivityLog,
     private readonly versions: ResourceVersions,
   ) {}
 
@@ -70,47 +72,39 @@ export class WebhooksService {
         },
         manager,
       );
+      await this.activity.record(organisationId, write.origin.actor, 'endpoint added', endpoint.url, manager);
       return toWebhookResponse(endpoint);
     }, write);
   }
 
-  /** With `manager`, in that transaction (the console records the deletion with it). */
-  async remove(organisationId: string, id: string, manager?: EntityManager): Promise<DeletedResponse> {
-    if (!(await this.endpoints.delete(organisationId, id, manager))) throw new NotFoundError('Webhook');
-    return { deleted: true };
-  }
-
   /**
-   * DELETE /webhooks/{id}: remove, with If-Match (and REQUIRE_IF_MATCH) checked under the endpoint's lock. No
-   * event records an endpoint's changes, so a 412 names no fields.
+   * With `preconditions` (DELETE /webhooks/{id}; the console sends none), If-Match and REQUIRE_IF_MATCH are checked
+   * under the endpoint's lock first. No event records an endpoint's changes, so a 412 names no field.
    */
-  async removeIfMatches(
+  async remove(
     organisationId: string,
     id: string,
-    preconditions: Preconditions,
     write: WriteContext,
+    preconditions?: Preconditions,
   ): Promise<DeletedResponse> {
     return this.database.transaction(async (manager) => {
-      const endpoint = await this.endpoints.findForUpdate(organisationId, id, manager);
-      if (!endpoint) throw new NotFoundError('Webhook');
-      await this.versions.check(
-        organisationId,
-        id,
-        {
-          resource: 'Webhook',
-          current: endpoint.version,
-          preconditions,
-          representation: toWebhookResponse(endpoint),
-        },
-        manager,
-      );
-      return this.remove(organisationId, id, manager);
+      if (preconditions) {
+        const endpoint = await this.endpoints.findForUpdate(organisationId, id, manager);
+        if (!endpoint) throw new NotFoundError('Webhook');
+        const representation = toWebhookResponse(endpoint);
+        const check = { resource: 'Webhook', current: endpoint.version, preconditions, representation };
+        await this.versions.check(organisationId, id, check, manager);
+      }
+      const url = await this.endpoints.delete(organisationId, id, manager);
+      if (url === null) throw new NotFoundError('Webhook');
+      await this.activity.record(organisationId, write.origin.actor, 'endpoint deleted', url, manager);
+      return { deleted: true };
     }, write);
   }
 
-  /** One endpoint, never its secret; with `manager`, read in that transaction. */
-  async get(organisationId: string, id: string, manager?: EntityManager): Promise<WebhookResponse> {
-    return toWebhookResponse(await this.findEndpoint(organisationId, id, manager));
+  /** One endpoint, never its secret. */
+  async get(organisationId: string, id: string): Promise<WebhookResponse> {
+    return toWebhookResponse(await this.findEndpoint(organisationId, id));
   }
 
   /** An endpoint's deliveries, newest first; `filter.failedOnly` keeps the failed and refused ones (the console). */
@@ -138,7 +132,10 @@ export class WebhooksService {
     return { ...toWebhookDeliveryResponse(delivery), body: delivery.body, responseExcerpt: delivery.responseExcerpt };
   }
 
-  /** Sends a signed `webhook.test` delivery now, records it like any other, and answers with its outcome. */
+  /**
+   * Sends a signed `webhook.test` delivery now, records it like any other, and answers with its outcome. The send
+   * waits for the receiver outside any transaction, so the activity log records it after its outcome.
+   */
   async sendTest(organisationId: string, id: string, write: WriteContext): Promise<WebhookDeliveryResponse> {
     const endpoint = await this.findEndpoint(organisationId, id, write.transaction);
     const { event, delivery } = await this.database.transaction(async (manager) => {
@@ -163,7 +160,10 @@ export class WebhooksService {
       secrets: this.secrets.signingKeys(endpoint.id, endpoint, new Date()),
     });
     const attemptedAt = new Date();
-    await this.deliveries.settleMany([{ id: delivery.id, result, at: attemptedAt }], write.transaction);
+    await this.database.transaction(async (manager) => {
+      await this.deliveries.settleMany([{ id: delivery.id, result, at: attemptedAt }], manager);
+      await this.activity.record(organisationId, write.origin.actor, 'test event', endpoint.url, manager);
+    }, write);
     return toWebhookDeliveryResponse({
       ...delivery,
       outcome: result.outcome,
@@ -184,7 +184,16 @@ export class WebhooksService {
     const delivery = await mapConstraintErrors(
       this.database.transaction(async (manager) => {
         const queued = await this.deliveries.redeliver(organisationId, id, deliveryId, new Date(), manager);
-        if (queued) this.commitWatcher.watch(manager);
+        if (!queued) return null;
+        this.commitWatcher.watch(manager);
+        const endpoint = await this.findEndpoint(organisationId, id, manager);
+        await this.activity.record(
+          organisationId,
+          write.origin.actor,
+          'redelivery',
+          `${endpoint.url} (${deliveryId})`,
+          manager,
+        );
         return queued;
       }, write),
       // Retention removed the event between the read and the insert: it is gone, like the delivery.
@@ -222,15 +231,18 @@ export class WebhooksService {
     write: WriteContext,
   ): Promise<WebhookResponse> {
     const previousUntil = input.overlapSeconds > 0 ? new Date(Date.now() + input.overlapSeconds * 1000) : null;
-    const endpoint = await this.endpoints.rotateSecret(
-      organisationId,
-      id,
-      this.secrets.seal(input.secret, id),
-      previousUntil,
-      write.transaction,
-    );
-    if (!endpoint) throw new NotFoundError('Webhook');
-    return toWebhookResponse(endpoint);
+    return this.database.transaction(async (manager) => {
+      const endpoint = await this.endpoints.rotateSecret(
+        organisationId,
+        id,
+        this.secrets.seal(input.secret, id),
+        previousUntil,
+        manager,
+      );
+      if (!endpoint) throw new NotFoundError('Webhook');
+      await this.activity.record(organisationId, write.origin.actor, 'secret rotated', endpoint.url, manager);
+      return toWebhookResponse(endpoint);
+    }, write);
   }
 
   private async findEndpoint(organisationId: string, id: string, manager?: EntityManager): Promise<WebhookEndpoint> {

@@ -185,7 +185,7 @@ describeInBrowser('the console’s data pages in Chromium', () => {
   /** A page of a person invited as the command line would, signed in through their welcome link. */
   async function signedIn(role: 'admin' | 'viewer', organisationId = tenant.organisationId, width = 1280) {
     const email = `${role}-${Math.random().toString(36).slice(2)}@example.com`;
-    const { link } = await app.get(PeopleService).invite(organisationId, { email, role }, { who: 'cli' });
+    const { link } = await app.get(PeopleService).invite(organisationId, { email, role }, { type: 'cli' });
     const page = await browser.newPage(width);
     await page.goto(`${origin}${new URL(link).pathname}`);
     await page.getByLabel('Password').fill(TEST_PASSWORD);

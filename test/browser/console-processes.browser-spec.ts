@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Page } from 'playwright-core';
-import { TEST_WEBHOOK_SECRET_KEY } from '../support/app';
+import { TEST_SERVICE_SECRET_KEY } from '../support/app';
 import { Browser, describeInBrowser, foreignRequests, openBrowser, screenshot } from '../support/browser';
 import { TEST_PASSWORD } from '../support/console';
 import { startOidcProvider, OidcProvider } from '../support/oidc-provider';
@@ -15,7 +15,7 @@ jest.setTimeout(180_000);
 function databaseEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   return {
     DATABASE_URL: process.env.TEST_DATABASE_URL,
-    WEBHOOK_SECRET_KEY: TEST_WEBHOOK_SECRET_KEY,
+    SERVICE_SECRET_KEY: TEST_SERVICE_SECRET_KEY,
     LOG_LEVEL: 'warn',
     ...extra,
   };

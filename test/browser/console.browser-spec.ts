@@ -57,7 +57,7 @@ describeInBrowser('the console in Chromium', () => {
   /** Invites a person as the command line would; answers their email and welcome link (on this origin). */
   async function invite(role: 'admin' | 'viewer', organisationId = tenant.organisationId) {
     const email = `${role}-${Math.random().toString(36).slice(2)}@example.com`;
-    const { link } = await app.get(PeopleService).invite(organisationId, { email, role }, { who: 'cli' });
+    const { link } = await app.get(PeopleService).invite(organisationId, { email, role }, { type: 'cli' });
     return { email, link: `${origin}${new URL(link).pathname}` };
   }
 
@@ -404,7 +404,7 @@ describeInBrowser('the console in Chromium', () => {
     for (const name of ['Older skill', 'Newer skill']) {
       expect(await callApi(own.key, 'POST', '/skills', { name })).toBe(201);
     }
-    // The feed lists an event once every older transaction has ended: within a second (decisions.md).
+    // The feed lists an event once every older transaction has ended: within a second (docs/api-decisions.md).
     for (let listed = 0, tries = 0; listed < 2 && tries < 50; tries++) {
       const response = await fetch(`${origin}/api/v1/events?event=skill.created`, {
         headers: { Authorization: `Bearer ${own.key}` },

@@ -150,8 +150,9 @@ describeIfPostgres('background work when the database freezes', () => {
 
   /**
    * Creates an employee and answers its delivery's request once the receiver has it. A delivery gets one attempt
-   * (decisions.md): when that attempt failed without reaching the receiver, a new employee makes a new delivery,
-   * once. Anything else fails with the deliveries' state, which says whether they were claimed and how they ended.
+   * (docs/api-decisions.md): when that attempt failed without reaching the receiver, a new employee makes a new
+   * delivery, once. Anything else fails with the deliveries' state, which says whether they were claimed and how
+   * they ended.
    */
   async function sendInFlight(path: string, endpointId: string): Promise<ReceivedRequest> {
     for (let attempt = 1; ; attempt++) {

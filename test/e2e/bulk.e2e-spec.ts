@@ -4,7 +4,7 @@ import { newId } from '../../src/database/uuid';
 import { EmployeeResponse } from '../../src/employees/dto/employee.response';
 import { RatingResponse } from '../../src/ratings/dto/rating.response';
 import { SkillResponse } from '../../src/skills/dto/skill.response';
-import { createTenant, dataSourceOf, TEST_WEBHOOK_SECRET_KEY } from '../support/app';
+import { createTenant, dataSourceOf, TEST_SERVICE_SECRET_KEY } from '../support/app';
 import { readFeed } from '../support/event-feed';
 import { EventRecorder } from '../support/event-recorder';
 import { createEmployee, createSkill, unique } from '../support/people.factory';
@@ -543,7 +543,7 @@ describe('bulk upsert', () => {
 
   describe('a crash in the middle of a bulk request', () => {
     itIfPostgres('keeps every acknowledged item and no half-applied request after SIGKILL and a restart', async () => {
-      const env = { DATABASE_URL: process.env.TEST_DATABASE_URL!, WEBHOOK_SECRET_KEY: TEST_WEBHOOK_SECRET_KEY };
+      const env = { DATABASE_URL: process.env.TEST_DATABASE_URL!, SERVICE_SECRET_KEY: TEST_SERVICE_SECRET_KEY };
       const send = (port: number) =>
         fetch(`http://127.0.0.1:${port}/api/v1/employees/bulk`, {
           method: 'POST',

@@ -1,6 +1,6 @@
 import { NestExpressApplication } from '@nestjs/platform-express';
 import request from 'supertest';
-import { ActivityService } from '../../src/console/activity/activity.service';
+import { ActivityLog } from '../../src/audit/activity-log';
 import { EmployeeResponse } from '../../src/employees/dto/employee.response';
 import { CandidateResponse } from '../../src/positions/dto/candidate.response';
 import { createTenant, createTestApp, dataSourceOf, TestTenant } from '../support/app';
@@ -74,7 +74,7 @@ function rowsOf(page: string, marker: string | { caption: string }): string[][] 
 }
 
 async function activityActions(organisationId: string): Promise<string[]> {
-  return (await app.get(ActivityService).page(organisationId, {})).entries.map(
+  return (await app.get(ActivityLog).page(organisationId, {})).entries.map(
     ({ action, target }) => `${action}: ${target}`,
   );
 }
@@ -249,7 +249,7 @@ describe('Export personal data', () => {
       expect(JSON.parse(download.text)).toEqual(fromApi.body.data);
       expect(JSON.parse(download.text)).toMatchObject({ employee: { id: subject.id }, ratings: [{ score: 4 }] });
     }
-    const entries = (await app.get(ActivityService).page(tenant.organisationId, {})).entries.filter(
+    const entries = (await app.get(ActivityLog).page(tenant.organisationId, {})).entries.filter(
       ({ action, target }) => action === 'personal data exported' && target === subject.id,
     );
     expect(entries.map(({ actor }) => actor).sort()).toEqual([admin.email, viewer.email].sort());
@@ -325,7 +325,7 @@ describe('Erase employee', () => {
       actor: { type: 'console', id: admin.id },
     });
     // The log keeps the id only: nothing erased lives on in it.
-    const entries = (await app.get(ActivityService).page(tenant.organisationId, {})).entries;
+    const entries = (await app.get(ActivityLog).page(tenant.organisationId, {})).entries;
     expect(JSON.stringify(entries)).not.toContain('Erasable');
   });
 

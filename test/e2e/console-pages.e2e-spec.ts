@@ -2,8 +2,8 @@ import { createServer, Server } from 'node:https';
 import { AddressInfo } from 'node:net';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import request from 'supertest';
+import { ActivityLog } from '../../src/audit/activity-log';
 import { ApiKeysService } from '../../src/auth/api-keys.service';
-import { ActivityService } from '../../src/console/activity/activity.service';
 import { escapeHtml } from '../../src/console/http/html';
 import { cliWrite } from '../../src/database/write-context';
 import { PaginationQuery } from '../../src/pagination/pagination';
@@ -53,7 +53,7 @@ function pageOf(page: number): PaginationQuery {
 }
 
 async function activityActions(organisationId: string): Promise<string[]> {
-  return (await app.get(ActivityService).page(organisationId, {})).entries.map(
+  return (await app.get(ActivityLog).page(organisationId, {})).entries.map(
     ({ action, target }) => `${action}: ${target}`,
   );
 }
@@ -379,7 +379,7 @@ describe('events', () => {
       await api(own.key).post('/skills', { name: names[index] }).expect(201);
     }
 
-    // The feed lists an event once every older transaction has ended: within a second (decisions.md).
+    // The feed lists an event once every older transaction has ended: within a second (docs/api-decisions.md).
     let first = '';
     for (const deadline = Date.now() + 5000; !first.includes('Skill 51') && Date.now() < deadline;) {
       first = (await person.agent.get('/console/events').expect(200)).text;

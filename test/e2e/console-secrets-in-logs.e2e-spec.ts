@@ -3,7 +3,7 @@ import { IncomingHttpHeaders, request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { TEST_WEBHOOK_SECRET_KEY } from '../support/app';
+import { TEST_SERVICE_SECRET_KEY } from '../support/app';
 import { TEST_PASSWORD } from '../support/console';
 import { OidcProvider, startOidcProvider } from '../support/oidc-provider';
 import { describeIfPostgres } from '../support/requirements';
@@ -84,7 +84,7 @@ class FormBrowser {
 
 /** The environment of the server and the command line on the run's database. */
 function databaseEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
-  return { DATABASE_URL: process.env.TEST_DATABASE_URL, WEBHOOK_SECRET_KEY: TEST_WEBHOOK_SECRET_KEY, ...extra };
+  return { DATABASE_URL: process.env.TEST_DATABASE_URL, SERVICE_SECRET_KEY: TEST_SERVICE_SECRET_KEY, ...extra };
 }
 
 async function cli(...args: string[]): Promise<Record<string, any>> {

@@ -8,7 +8,10 @@ const cookiesOf = (response: request.Response): string[] =>
 const cookieOf = (response: request.Response, name: string) =>
   cookiesOf(response).find((cookie) => cookie.startsWith(`${name}=`));
 
-/** decisions.md: a welcome link is `…/console/welcome/<token>`, single use, 72 hours; its token never stays in a URL. */
+/**
+ * docs/api-decisions.md: a welcome link is `…/console/welcome/<token>`, single use, 72 hours; its token never stays in
+ * a URL.
+ */
 describe('a welcome link', () => {
   const context = useTestApp({ config: { publicUrl: 'http://console.test' } });
   const server = () => context.app.getHttpServer();
@@ -18,7 +21,7 @@ describe('a welcome link', () => {
     const email = `welcome-${Math.random().toString(36).slice(2)}@example.com`;
     const { link } = await context.app
       .get(PeopleService)
-      .invite(context.tenant.organisationId, { email, role: 'viewer' }, { who: 'cli' });
+      .invite(context.tenant.organisationId, { email, role: 'viewer' }, { type: 'cli' });
     return { email, path: welcomePath(link), token: link.slice(link.lastIndexOf('/') + 1) };
   }
 

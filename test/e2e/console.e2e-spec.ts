@@ -271,7 +271,7 @@ describe('people', () => {
     const email = `late-${Math.random().toString(36).slice(2)}@example.com`;
     const { link, person } = await app
       .get(PeopleService)
-      .invite(tenant.organisationId, { email, role: 'viewer' }, { who: 'cli' });
+      .invite(tenant.organisationId, { email, role: 'viewer' }, { type: 'cli' });
     await dataSourceOf(app).query(
       `UPDATE console_welcome_tokens SET expires_at = now() - interval '1 second' WHERE user_id = $1`,
       [person.id],
@@ -337,8 +337,8 @@ describe('activity', () => {
       .post('/console/people')
       .type('form')
       .send({ email: `a-${Math.random()}@example.com`, role: 'viewer' });
-    const key = await app.get(ApiKeysService).create(own.organisationId, { name: 'from the cli' }, { who: 'cli' });
-    await app.get(ApiKeysService).revoke(key.id, { who: 'cli' });
+    const key = await app.get(ApiKeysService).create(own.organisationId, { name: 'from the cli' }, { type: 'cli' });
+    await app.get(ApiKeysService).revoke(key.id, { type: 'cli' });
     await signIn(app, admin.email, 'a wrong password here');
     const page = (await admin.agent.get('/console/activity').expect(200)).text;
     const rows = [
@@ -360,7 +360,7 @@ describe('activity', () => {
     const own = await createTenant(app, 'Busy');
     const admin = await consolePerson(app, own.organisationId, 'admin');
     for (let index = 0; index < 60; index++) {
-      await app.get(ApiKeysService).create(own.organisationId, { name: `key ${index}` }, { who: 'cli' });
+      await app.get(ApiKeysService).create(own.organisationId, { name: `key ${index}` }, { type: 'cli' });
     }
     const first = (await admin.agent.get('/console/activity').expect(200)).text;
     expect(first.match(/<tr>/g)).toHaveLength(51);

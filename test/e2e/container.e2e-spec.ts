@@ -51,7 +51,7 @@ describe('compose.yaml', () => {
       DATABASE_URL: expect.stringContaining('@postgres:5432/'),
       REDIS_URL: 'redis://redis:6379',
     });
-    expect(api.environment).not.toHaveProperty('WEBHOOK_SECRET_KEY');
+    expect(api.environment).not.toHaveProperty('SERVICE_SECRET_KEY');
     const [volume] = (postgres.volumes as string[])[0].split(':');
     expect(Object.keys(compose.volumes)).toContain(volume);
   });
@@ -61,7 +61,7 @@ describe('.env.example', () => {
   /** Every variable loadConfig reads, with and without DATABASE_URL. */
   function variablesRead(): Set<string> {
     const names = new Set<string>();
-    for (const given of [{}, { DATABASE_URL: 'postgres://x/y', WEBHOOK_SECRET_KEY: 'ab'.repeat(32) }]) {
+    for (const given of [{}, { DATABASE_URL: 'postgres://x/y', SERVICE_SECRET_KEY: 'ab'.repeat(32) }]) {
       loadConfig(
         new Proxy<NodeJS.ProcessEnv>(given, {
           get: (env, name: string) => {

@@ -5,7 +5,7 @@ import { NestExpressApplication } from '@nestjs/platform-express';
 import { AppConfig } from '../../src/config/config';
 import { WebhookDeliveriesRepository } from '../../src/webhooks/webhook-deliveries.repository';
 import { apiClient } from '../support/api-client';
-import { createTenant, createTestApp, dataSourceOf, TEST_WEBHOOK_SECRET_KEY, TestTenant } from '../support/app';
+import { createTenant, createTestApp, dataSourceOf, TEST_SERVICE_SECRET_KEY, TestTenant } from '../support/app';
 import { createEmployee, unique } from '../support/people.factory';
 import { describeIfPostgres } from '../support/requirements';
 import { startWorkerProcess } from '../support/server-process';
@@ -200,7 +200,7 @@ describeIfPostgres('DISPATCH_MODE', () => {
     it('opens no HTTP port, sends what the API commits, and finishes a send in flight on SIGTERM', async () => {
       const worker = await startWorkerProcess({
         DATABASE_URL: process.env.TEST_DATABASE_URL,
-        WEBHOOK_SECRET_KEY: TEST_WEBHOOK_SECRET_KEY,
+        SERVICE_SECRET_KEY: TEST_SERVICE_SECRET_KEY,
         WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
         WEBHOOK_POLL_INTERVAL_MS: String(HOUR_MS),
         // The receiver's self-signed certificate, trusted the way an operator would add a private CA.

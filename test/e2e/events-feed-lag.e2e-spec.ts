@@ -1,11 +1,11 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { NestExpressApplication } from '@nestjs/platform-express';
-import { createTenant, createTestApp, dataSourceOf, TEST_WEBHOOK_SECRET_KEY, TestTenant } from '../support/app';
+import { createTenant, createTestApp, dataSourceOf, TEST_SERVICE_SECRET_KEY, TestTenant } from '../support/app';
 import { unique } from '../support/people.factory';
 import { describeIfPostgres } from '../support/requirements';
 import { ServerProcess, startServer } from '../support/server-process';
 
-/** decisions.md "Fair delivery across organisations": from a change's 2xx to its event being listed. */
+/** docs/api-decisions.md "Fair delivery across organisations": from a change's 2xx to its event being listed. */
 const LAG_BOUND_MS = 1000;
 const CHANGES = 20;
 const BULK_ITEMS = 1000;
@@ -28,7 +28,7 @@ describeIfPostgres('events feed: lag while another organisation bulk-loads', () 
     app = await createTestApp();
     server = await startServer({
       DATABASE_URL: process.env.TEST_DATABASE_URL,
-      WEBHOOK_SECRET_KEY: TEST_WEBHOOK_SECRET_KEY,
+      SERVICE_SECRET_KEY: TEST_SERVICE_SECRET_KEY,
       RATE_LIMIT_PER_MINUTE: '100000',
       LOG_LEVEL: 'warn',
     });
@@ -140,7 +140,7 @@ describeIfPostgres('events feed: lag while another organisation bulk-loads', () 
         `on a bulk request's transaction longer than ${LAG_BOUND_MS} ms: ${waitedOn.longBulk.join(', ') || 'none'}\n`,
     );
     expect(loads).toBeGreaterThan(1);
-    // A listing waits for every transaction of the server older than its change (decisions.md: exactly once,
+    // A listing waits for every transaction of the server older than its change (docs/api-decisions.md: exactly once,
     // in order), so one that met a transaction holding its id past the bound is left out. The bound holds for
     // all the others, and most changes must be among them: bulk requests whose transactions mostly outlast
     // the bound fail the test too.

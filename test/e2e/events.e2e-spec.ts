@@ -406,6 +406,9 @@ describe('events feed: GET /events', () => {
         'console activity, sessions, welcome links and failed sign-ins': { removed: expect.any(Number), more: false },
         // EMPLOYEE_ERASE_AFTER_DAYS is unset: nobody is erased.
         leavers: { removed: 0, more: false },
+        // No rotation of the service secret is under way: nothing is sealed again.
+        'webhook secrets re-sealed': { removed: 0, more: false },
+        'single sign-on client secrets re-sealed': { removed: 0, more: false },
       });
       expect(marks(await readAll(own, () => true))).toEqual(['almost', 'fresh']);
       expect((await deliveries()).map((row: { event_id: string }) => row.event_id)).toEqual([

@@ -2,7 +2,7 @@ import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
-import { TEST_WEBHOOK_SECRET_KEY } from '../support/app';
+import { TEST_SERVICE_SECRET_KEY } from '../support/app';
 import { recreateDatabase } from '../support/global-setup';
 import { describeIfPostgres } from '../support/requirements';
 import { runCliProcess, ServerProcess, startServer } from '../support/server-process';
@@ -185,9 +185,9 @@ describe('first start on the embedded database', () => {
 });
 
 describe('start with DATABASE_URL', () => {
-  it('refuses to start without WEBHOOK_SECRET_KEY, in one line naming it', async () => {
+  it('refuses to start without SERVICE_SECRET_KEY, in one line naming it', async () => {
     await expect(start({ DATABASE_URL: 'postgres://postgres@127.0.0.1:1/skills_test_unused' })).rejects.toThrow(
-      /Invalid configuration: WEBHOOK_SECRET_KEY is required when DATABASE_URL is set/,
+      /Invalid configuration: SERVICE_SECRET_KEY is required when DATABASE_URL is set/,
     );
   });
 
@@ -202,7 +202,8 @@ describe('start with DATABASE_URL', () => {
     afterAll(() => recreateDatabase(url, true));
 
     it('applies pending migrations at start and never creates a first key', async () => {
-      const server = await start({ DATABASE_URL: url, WEBHOOK_SECRET_KEY: TEST_WEBHOOK_SECRET_KEY });
+      // WEBHOOK_SECRET_KEY, the service secret's name until release 5: an operator's old settings still start it.
+      const server = await start({ DATABASE_URL: url, WEBHOOK_SECRET_KEY: TEST_SERVICE_SECRET_KEY });
       await server.waitFor(LISTENING);
       await server.stop();
       expect(server.output()).not.toMatch(ANY_KEY);

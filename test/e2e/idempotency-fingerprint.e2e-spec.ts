@@ -1,7 +1,8 @@
 import { createHash, createHmac } from 'node:crypto';
-import { canonicalJson, fingerprintKey } from '../../src/idempotency/request-fingerprint';
+import { deriveKey } from '../../src/encryption/service-keys';
+import { canonicalJson } from '../../src/idempotency/request-fingerprint';
 import { checkedRequest } from '../support/api-client';
-import { dataSourceOf, TEST_WEBHOOK_SECRET_KEY } from '../support/app';
+import { dataSourceOf, TEST_SERVICE_SECRET_KEY } from '../support/app';
 import { useTestApp } from '../support/use-test-app';
 
 /** The guesses someone holding a database dump would try for the endpoint's secret. */
@@ -29,13 +30,13 @@ describe('Idempotency-Key fingerprints in a database dump', () => {
     const texts = CANDIDATES.map((secret) => `POST /api/v1/webhooks\n${canonicalJson({ ...body, secret })}`);
     const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
     const hmac = (key: Buffer, text: string) => createHmac('sha256', key).update(text).digest('hex');
-    const secretKey = Buffer.from(TEST_WEBHOOK_SECRET_KEY, 'hex');
+    const secretKey = Buffer.from(TEST_SERVICE_SECRET_KEY, 'hex');
 
     // What a dump offers: neither a plain hash nor an HMAC keyed with the encryption key itself matches a guess.
     expect(texts.filter((text) => sha256(text) === fingerprint)).toEqual([]);
     expect(texts.filter((text) => hmac(secretKey, text) === fingerprint)).toEqual([]);
     // Only the key derived on the server matches, and only the right guess.
-    const matching = texts.filter((text) => hmac(fingerprintKey(secretKey), text) === fingerprint);
+    const matching = texts.filter((text) => hmac(deriveKey(secretKey, 'request-fingerprints'), text) === fingerprint);
     expect(matching).toEqual([texts[CANDIDATES.indexOf(SECRET)]]);
   });
 

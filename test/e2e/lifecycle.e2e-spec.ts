@@ -8,7 +8,7 @@ import { Client } from 'pg';
 import { loadConfig } from '../../src/config/config';
 import { MIGRATIONS } from '../../src/database/migrations';
 import { openRuntime } from '../../src/runtime';
-import { createTenant, createTestApp, TEST_WEBHOOK_SECRET_KEY } from '../support/app';
+import { createTenant, createTestApp, TEST_SERVICE_SECRET_KEY } from '../support/app';
 import { recreateDatabase } from '../support/global-setup';
 import { has, itIfPostgres } from '../support/requirements';
 import { ServerProcess, startServer } from '../support/server-process';
@@ -52,7 +52,7 @@ describe('shutdown', () => {
   /** The server in a process of its own, on the test database when it is a real server, else on its own embedded one. */
   async function serverEnv(extra: NodeJS.ProcessEnv): Promise<NodeJS.ProcessEnv> {
     if (has('postgres')) {
-      return { DATABASE_URL: testDatabaseUrl(), WEBHOOK_SECRET_KEY: TEST_WEBHOOK_SECRET_KEY, ...extra };
+      return { DATABASE_URL: testDatabaseUrl(), SERVICE_SECRET_KEY: TEST_SERVICE_SECRET_KEY, ...extra };
     }
     const dataDir = mkdtempSync(join(tmpdir(), 'skills-shutdown-'));
     dataDirs.push(dataDir);
@@ -166,7 +166,7 @@ describe('start-up', () => {
     const url = new URL(testDatabaseUrl());
     url.pathname = `/${decodeURIComponent(url.pathname.slice(1))}_migrate_${process.pid}`;
     await recreateDatabase(url.toString());
-    const env: Record<string, string> = { DATABASE_URL: url.toString(), WEBHOOK_SECRET_KEY: TEST_WEBHOOK_SECRET_KEY };
+    const env: Record<string, string> = { DATABASE_URL: url.toString(), SERVICE_SECRET_KEY: TEST_SERVICE_SECRET_KEY };
     // Behind PgBouncer (TEST_PGBOUNCER=true) the migration lock takes a session of its own: the direct URL.
     const direct = process.env.TEST_DATABASE_DIRECT_URL;
     if (direct) env.DATABASE_DIRECT_URL = Object.assign(new URL(direct), { pathname: url.pathname }).toString();

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { TEST_WEBHOOK_SECRET_KEY } from '../support/app';
+import { TEST_SERVICE_SECRET_KEY } from '../support/app';
 import { describeIfPostgres } from '../support/requirements';
 import { startServer } from '../support/server-process';
 
@@ -9,7 +9,7 @@ const REPORTER = join(__dirname, '..', 'support', 'loaded-packages.js');
 async function packagesLoadedWith(env: NodeJS.ProcessEnv): Promise<string[]> {
   const server = await startServer({
     DATABASE_URL: process.env.TEST_DATABASE_URL,
-    WEBHOOK_SECRET_KEY: TEST_WEBHOOK_SECRET_KEY,
+    SERVICE_SECRET_KEY: TEST_SERVICE_SECRET_KEY,
     NODE_OPTIONS: `--require ${REPORTER}`,
     ...env,
   });

@@ -3,7 +3,7 @@ import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createTenant, createTestApp, TEST_WEBHOOK_SECRET_KEY, TestTenant } from '../support/app';
+import { createTenant, createTestApp, TEST_SERVICE_SECRET_KEY, TestTenant } from '../support/app';
 import { createEmployee } from '../support/people.factory';
 import { describeIfPostgres } from '../support/requirements';
 import { freePort, ServerProcess, startServer, startWorkerProcess } from '../support/server-process';
@@ -106,7 +106,7 @@ describeIfPostgres('metrics of the built server', () => {
     metricsPort = await freePort();
     server = await startServer({
       DATABASE_URL: process.env.TEST_DATABASE_URL,
-      WEBHOOK_SECRET_KEY: TEST_WEBHOOK_SECRET_KEY,
+      SERVICE_SECRET_KEY: TEST_SERVICE_SECRET_KEY,
       RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT),
       METRICS_PORT: String(metricsPort),
       LOG_LEVEL: 'silent',
@@ -204,7 +204,7 @@ describeIfPostgres('metrics of a worker process', () => {
     const metricsPort = await freePort();
     const worker = await startWorkerProcess({
       DATABASE_URL: process.env.TEST_DATABASE_URL,
-      WEBHOOK_SECRET_KEY: TEST_WEBHOOK_SECRET_KEY,
+      SERVICE_SECRET_KEY: TEST_SERVICE_SECRET_KEY,
       METRICS_PORT: String(metricsPort),
     });
     try {

@@ -1,11 +1,11 @@
-import { createTenant, createTestApp, TEST_WEBHOOK_SECRET_KEY, TestTenant } from '../support/app';
+import { createTenant, createTestApp, TEST_SERVICE_SECRET_KEY, TestTenant } from '../support/app';
 import { describeIfPostgres } from '../support/requirements';
 import { freePort, ServerProcess, startServer } from '../support/server-process';
 import { TraceCollector } from '../support/trace-collector';
 
 jest.setTimeout(90_000);
 
-/** decisions.md, "Data protection": logs, traces and metrics never carry an employee's personal data. */
+/** docs/api-decisions.md, "Data protection": logs, traces and metrics never carry an employee's personal data. */
 describeIfPostgres('personal data stays out of logs, traces and metrics', () => {
   const collector = new TraceCollector();
   let tenant: TestTenant;
@@ -20,7 +20,7 @@ describeIfPostgres('personal data stays out of logs, traces and metrics', () => 
     metricsPort = await freePort();
     server = await startServer({
       DATABASE_URL: process.env.TEST_DATABASE_URL,
-      WEBHOOK_SECRET_KEY: TEST_WEBHOOK_SECRET_KEY,
+      SERVICE_SECRET_KEY: TEST_SERVICE_SECRET_KEY,
       LOG_FORMAT: 'json',
       LOG_LEVEL: 'debug',
       METRICS_PORT: String(metricsPort),

@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { apiClient } from '../support/api-client';
-import { createTenant, createTestApp, TEST_WEBHOOK_SECRET_KEY, TestTenant } from '../support/app';
+import { createTenant, createTestApp, TEST_SERVICE_SECRET_KEY, TestTenant } from '../support/app';
 import { ProbeModule } from '../support/probe.module';
 import { describeIfPostgres } from '../support/requirements';
 import { ServerProcess, startServer } from '../support/server-process';
@@ -11,7 +11,7 @@ jest.setTimeout(90_000);
 
 /**
  * What each request still gets now that its pipeline is one middleware (request id, access log,
- * Connection on stop) and no ETag or X-Powered-By is made: every field decisions.md asks of the access
+ * Connection on stop) and no ETag or X-Powered-By is made: every field docs/api-decisions.md asks of the access
  * log, for answers from the route, the key guard, the body check and the rate limit alike.
  */
 describeIfPostgres('per-request pipeline of the built server', () => {
@@ -25,7 +25,7 @@ describeIfPostgres('per-request pipeline of the built server', () => {
     await app.close();
     server = await startServer({
       DATABASE_URL: process.env.TEST_DATABASE_URL,
-      WEBHOOK_SECRET_KEY: TEST_WEBHOOK_SECRET_KEY,
+      SERVICE_SECRET_KEY: TEST_SERVICE_SECRET_KEY,
       RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT),
       LOG_FORMAT: 'json',
     });

@@ -11,7 +11,10 @@ import { itWithConcurrentSessions, NEEDS_A_SERVER } from '../support/database-ki
 import { Method, operationsOf, servedDocument } from '../support/openapi-document';
 import { createEmployee, createSkill } from '../support/people.factory';
 
-/** decisions.md, "Scoped API keys" and "Data protection": the scope an operation needs, from its path and method. */
+/**
+ * docs/api-decisions.md, "Scoped API keys" and "Data protection": the scope an operation needs, from its path and
+ * method.
+ */
 function contractScope(method: Method, path: string): ApiScope | null {
   if (path === '/me') return null;
   if (/^\/employees\/\{id\}\/(erase|personal-data)$/.test(path)) return 'privacy';
@@ -19,6 +22,8 @@ function contractScope(method: Method, path: string): ApiScope | null {
   if (path.startsWith('/events')) return 'events';
   // decisions.md, "Writes that never overwrite each other": a resource's history is the feed's.
   if (/^\/(employees|skills)\/\{id\}\/history$/.test(path)) return 'events';
+  // Resolving names changes nothing: a POST only for its body of up to 1,000 names.
+  if (path === '/skills/resolve') return 'read';
   return method === 'get' ? 'read' : 'write';
 }
 

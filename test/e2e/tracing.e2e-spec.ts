@@ -1,4 +1,4 @@
-import { createTenant, createTestApp, TEST_WEBHOOK_SECRET_KEY, TestTenant } from '../support/app';
+import { createTenant, createTestApp, TEST_SERVICE_SECRET_KEY, TestTenant } from '../support/app';
 import { describeIfPostgres } from '../support/requirements';
 import { ServerProcess, startServer } from '../support/server-process';
 import { TraceCollector } from '../support/trace-collector';
@@ -26,7 +26,7 @@ describeIfPostgres('tracing', () => {
   let tenant: TestTenant;
   const env = () => ({
     DATABASE_URL: process.env.TEST_DATABASE_URL,
-    WEBHOOK_SECRET_KEY: TEST_WEBHOOK_SECRET_KEY,
+    SERVICE_SECRET_KEY: TEST_SERVICE_SECRET_KEY,
     LOG_FORMAT: 'json',
   });
 

@@ -5,7 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { Metrics } from '../../src/metrics/metrics';
 import { apiClient } from '../support/api-client';
-import { createTenant, createTestApp, dataSourceOf, TEST_WEBHOOK_SECRET_KEY, TestTenant } from '../support/app';
+import { createTenant, createTestApp, dataSourceOf, TEST_SERVICE_SECRET_KEY, TestTenant } from '../support/app';
 import { HangingReceiver } from '../support/hanging-receiver';
 import { createEmployee, unique } from '../support/people.factory';
 import { describeIfPostgres } from '../support/requirements';
@@ -147,7 +147,7 @@ describe('webhooks: fair delivery across organisations', () => {
     const startWorker = () =>
       startWorkerProcess({
         DATABASE_URL: process.env.TEST_DATABASE_URL,
-        WEBHOOK_SECRET_KEY: TEST_WEBHOOK_SECRET_KEY,
+        SERVICE_SECRET_KEY: TEST_SERVICE_SECRET_KEY,
         WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
         WEBHOOK_TIMEOUT_MS: String(TIMEOUT_MS),
         NODE_EXTRA_CA_CERTS: join(certificateDir, 'receiver.pem'),

@@ -1,9 +1,13 @@
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { openSecret } from '../../src/encryption/secret-box';
+import { deriveKey } from '../../src/encryption/service-keys';
 import { apiClient, checkedRequest } from '../support/api-client';
-import { TEST_WEBHOOK_SECRET_KEY, createTenant, createTestApp, dataSourceOf, TestTenant } from '../support/app';
+import { TEST_SERVICE_SECRET_KEY, createTenant, createTestApp, dataSourceOf, TestTenant } from '../support/app';
 import { testCertificate, TrustCertificateModule } from '../support/tls';
 import { verifySignatures, WebhookReceiver } from '../support/webhook-receiver';
+
+/** The key webhook secrets are sealed with: derived from the service secret, never the secret itself. */
+const webhookSealingKey = () => deriveKey(Buffer.from(TEST_SERVICE_SECRET_KEY, 'hex'), 'webhook-secrets');
 
 const EVENTS = ['employee.created', 'employee.updated', 'employee.deactivated', 'skill.rated', 'position.updated'];
 
@@ -70,7 +74,7 @@ describe('webhooks: endpoint API', () => {
       ]);
       const sealed: Buffer = row.secret_sealed;
       expect(sealed.includes(Buffer.from('sealed-secret-value'))).toBe(false);
-      expect(openSecret(Buffer.from(TEST_WEBHOOK_SECRET_KEY, 'hex'), sealed, body.data.id)).toBe('sealed-secret-value');
+      expect(openSecret(webhookSealingKey(), sealed, body.data.id)).toBe('sealed-secret-value');
     });
 
     it.each([
@@ -376,7 +380,7 @@ describe('webhooks: endpoint API', () => {
         .expect(200);
       // A rotation is a change of the endpoint: its version moves.
       expect(response.body).toEqual({ success: true, data: { ...rotating, version: 2 } });
-      const key = Buffer.from(TEST_WEBHOOK_SECRET_KEY, 'hex');
+      const key = webhookSealingKey();
       const [row] = await dataSourceOf(app).query(
         `SELECT secret_sealed, previous_secret_sealed, previous_secret_expires_at FROM webhook_endpoints WHERE id = $1`,
         [rotating.id],

@@ -74,7 +74,7 @@ export function foreignRequests(requests: readonly string[], origins: readonly s
 let axeSource: string | undefined;
 
 /**
- * axe-core's violations of impact serious or critical on the page (decisions.md: WCAG 2.1 AA). axe is put into
+ * axe-core's violations of impact serious or critical on the page (docs/api-decisions.md: WCAG 2.1 AA). axe is put into
  * the page through the DevTools protocol (page.evaluate), which the page's CSP does not govern, so the page is
  * checked under the policy it is served with.
  */

@@ -28,7 +28,7 @@ export async function consolePerson(
   name = role,
 ): Promise<ConsolePerson> {
   const email = `${name}-${Math.random().toString(36).slice(2)}@example.com`;
-  const { person, link } = await app.get(PeopleService).invite(organisationId, { email, role }, { who: 'cli' });
+  const { person, link } = await app.get(PeopleService).invite(organisationId, { email, role }, { type: 'cli' });
   const agent = request.agent(app.getHttpServer());
   const chosen = await chooseWelcomePassword(agent, link, TEST_PASSWORD);
   if (chosen.status !== 303) throw new Error(`choosing a password answered ${chosen.status}: ${chosen.text}`);

@@ -2,15 +2,15 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { TEST_WEBHOOK_SECRET_KEY } from './app';
+import { TEST_SERVICE_SECRET_KEY } from './app';
 import { runCliProcess } from './server-process';
 import { testCertificate } from './tls';
 import { waitUntil } from './wait-until';
 import { verifyStandardSignature, WebhookReceiver } from './webhook-receiver';
 
 /**
- * The environment of a server process (of any release) and of this build's command line on `databaseUrl`: one key
- * for secrets, so every instance opens the others' webhook secrets, and the run's test certificate trusted, the way
+ * The environment of a server process (of any release) and of this build's command line on `databaseUrl`: one
+ * service secret, so every instance opens the others' webhook secrets, and the run's test certificate trusted, the way
  * an operator adds a private CA, so they deliver to the smoke's receiver.
  */
 export function smokeEnv(databaseUrl: string): NodeJS.ProcessEnv {
@@ -19,7 +19,9 @@ export function smokeEnv(databaseUrl: string): NodeJS.ProcessEnv {
   return {
     DATABASE_URL: databaseUrl,
     ...(direct && { DATABASE_DIRECT_URL: direct }),
-    WEBHOOK_SECRET_KEY: TEST_WEBHOOK_SECRET_KEY,
+    SERVICE_SECRET_KEY: TEST_SERVICE_SECRET_KEY,
+    // The secret's name until release 5, the one the previous release reads; the same value, so both agree.
+    WEBHOOK_SECRET_KEY: TEST_SERVICE_SECRET_KEY,
     WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
     NODE_EXTRA_CA_CERTS: trustedCertificateFile(),
     LOG_LEVEL: 'warn',
@@ -194,7 +196,7 @@ export function describeSmoke(name: string, target: () => SmokeTarget): void {
         feed
           .filter(({ event, data }) => event === 'employee.created' && ids.includes(data.id))
           .map(({ data }) => data.id);
-      // An event is listed once every transaction older than its own has ended (decisions.md, "Events feed").
+      // An event is listed once every transaction older than its own has ended (docs/api-decisions.md, "Events feed").
       const first = await waitUntil(async () => {
         const feed = await feedOf(origins[0]);
         return createdIn(feed).length === ids.length && feed;

@@ -1,16 +1,15 @@
-import { Get, Query, Res } from '@nestjs/common';
-import type { Response } from 'express';
+import { Get, Query } from '@nestjs/common';
+import { ActivityLog } from '../../audit/activity-log';
 import { isUuid } from '../../database/uuid';
 import { ConsoleController } from '../http/console-controller.decorator';
 import { ConsoleOrgId, ConsoleViewer, Viewer } from '../http/console-request';
-import { sendPage } from '../http/page-response';
+import { Html } from '../http/html';
 import { activityPage } from './activity.page';
-import { ActivityService } from './activity.service';
 
 /** The Activity page: the organisation's log, newest first, 50 a page, "Older" and "Newer". */
 @ConsoleController('activity')
 export class ActivityController {
-  constructor(private readonly activity: ActivityService) {}
+  constructor(private readonly activity: ActivityLog) {}
 
   @Get()
   async list(
@@ -18,14 +17,13 @@ export class ActivityController {
     @Viewer() viewer: ConsoleViewer,
     @Query('before') before: unknown,
     @Query('after') after: unknown,
-    @Res() response: Response,
-  ): Promise<void> {
+  ): Promise<Html> {
     // Anything but an entry's id pages from the newest.
     const from = isUuid(after)
       ? { after: after.toLowerCase() }
       : isUuid(before)
         ? { before: before.toLowerCase() }
         : {};
-    sendPage(response, activityPage(viewer, await this.activity.page(organisationId, from)));
+    return activityPage(viewer, await this.activity.page(organisationId, from));
   }
 }

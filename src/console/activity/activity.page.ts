@@ -1,9 +1,10 @@
+import { ActivityPage } from '../../audit/activity-log';
+import { ActivityEntry } from '../../audit/activity.repository';
 import { ConsoleViewer } from '../http/console-request';
 import { Html, html } from '../http/html';
 import { formatTime } from '../layout/format';
 import { signedInPage } from '../layout/layout';
-import { ActivityEntry } from './activity.repository';
-import { ActivityPage } from './activity.service';
+import { pager, table } from '../layout/table';
 
 function entryRow(entry: ActivityEntry): Html {
   return html`<tr>
@@ -16,11 +17,6 @@ function entryRow(entry: ActivityEntry): Html {
 }
 
 export function activityPage(viewer: ConsoleViewer, page: ActivityPage): Html {
-  const pager = html`<nav class="pager" aria-label="Pages">
-    ${
-      page.newerThan ? html`<a href="/console/activity?after=${page.newerThan}">Newer</a>` : ''
-    }${page.olderThan ? html`<a href="/console/activity?before=${page.olderThan}">Older</a>` : ''}
-  </nav>`;
   return signedInPage(
     viewer,
     'Activity',
@@ -29,26 +25,12 @@ export function activityPage(viewer: ConsoleViewer, page: ActivityPage): Html {
         Every change made in the console, every sign-in, and the command line’s API key changes, newest first; kept 400
         days.
       </p>
-      ${
-        page.entries.length === 0
-          ? html`<p>Nothing here yet.</p>`
-          : html`<div class="table-wrap">
-              <table class="stack">
-                <thead>
-                  <tr>
-                    <th scope="col">When</th>
-                    <th scope="col">Who</th>
-                    <th scope="col">Action</th>
-                    <th scope="col">Target</th>
-                    <th scope="col">Client address</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  ${page.entries.map(entryRow)}
-                </tbody>
-              </table>
-            </div>`
-      }
-      ${pager}`,
+      ${table(['When', 'Who', 'Action', 'Target', 'Client address'], page.entries, entryRow, {
+        empty: html`<p>Nothing here yet.</p>`,
+      })}
+      ${pager(
+        { label: 'Newer', href: page.newerThan && `/console/activity?after=${page.newerThan}` },
+        { label: 'Older', href: page.olderThan && `/console/activity?before=${page.olderThan}` },
+      )}`,
   );
 }

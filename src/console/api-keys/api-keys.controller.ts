@@ -1,14 +1,22 @@
-import { Get, Param, Post, Req, Res } from '@nestjs/common';
-import type { Response } from 'express';
+import { Get, Param, Post, Req } from '@nestjs/common';
 import { ApiKeysService } from '../../auth/api-keys.service';
 import { ParseIdPipe } from '../../database/uuid';
 import { NotFoundError, ValidationError } from '../../errors/errors';
-import { actorOf } from '../activity/activity.service';
 import { ConsoleController } from '../http/console-controller.decorator';
 import { requireAdmin } from '../http/console-errors';
-import { ConsoleOrgId, ConsoleRequest, ConsoleViewer, Form, FormFields, Viewer } from '../http/console-request';
-import { FlashMessages } from '../http/flash';
-import { sendPage } from '../http/page-response';
+import {
+  ConsoleOrgId,
+  ConsoleRequest,
+  ConsoleViewer,
+  Flashed,
+  Form,
+  FormFields,
+  Viewer,
+} from '../http/console-request';
+import { consoleActor } from '../http/console-write';
+import { Html } from '../http/html';
+import { changeThenSeeOther, SeeOther } from '../http/page-answer';
+import { Flash } from '../layout/layout';
 import { apiKeysPage, EXPIRY_DAYS, newApiKeyPage, revokeKeyPage } from './api-keys.page';
 
 const API_KEYS = '/console/api-keys';
@@ -33,26 +41,21 @@ function expiryOf(choice: string, now: Date): Date | undefined {
  */
 @ConsoleController('api-keys')
 export class ApiKeysController {
-  constructor(
-    private readonly apiKeys: ApiKeysService,
-    private readonly flash: FlashMessages,
-  ) {}
+  constructor(private readonly apiKeys: ApiKeysService) {}
 
   @Get()
   async list(
     @ConsoleOrgId() organisationId: string,
     @Viewer() viewer: ConsoleViewer,
-    @Req() request: ConsoleRequest,
-    @Res() response: Response,
-  ): Promise<void> {
-    const flash = this.flash.take(request, response);
-    sendPage(response, apiKeysPage(viewer, await this.apiKeys.list(organisationId), flash, new Date()));
+    @Flashed() flash: Flash,
+  ): Promise<Html> {
+    return apiKeysPage(viewer, await this.apiKeys.list(organisationId), flash, new Date());
   }
 
   @Get('new')
-  newKey(@Viewer() viewer: ConsoleViewer, @Req() request: ConsoleRequest, @Res() response: Response): void {
+  newKey(@Viewer() viewer: ConsoleViewer, @Flashed() flash: Flash): Html {
     requireAdmin(viewer);
-    sendPage(response, newApiKeyPage(viewer, this.flash.take(request, response)));
+    return newApiKeyPage(viewer, flash);
   }
 
   @Post()
@@ -60,11 +63,8 @@ export class ApiKeysController {
     @ConsoleOrgId() organisationId: string,
     @Form() form: FormFields,
     @Req() request: ConsoleRequest,
-    @Res() response: Response,
-  ): Promise<void> {
-    await this.flash.changeThenSeeOther(
-      request,
-      response,
+  ): Promise<SeeOther> {
+    return changeThenSeeOther(
       API_KEYS,
       async () => {
         const key = await this.apiKeys.create(
@@ -74,7 +74,7 @@ export class ApiKeysController {
             scopes: form.all('scopes'),
             expiresAt: expiryOf(form.text('expires'), new Date()),
           },
-          actorOf(request),
+          consoleActor(request),
         );
         return {
           notice: `Created ${key.name ?? key.id} (${key.scopes.join(', ')}).`,
@@ -90,12 +90,11 @@ export class ApiKeysController {
     @ConsoleOrgId() organisationId: string,
     @KeyId() id: string,
     @Viewer() viewer: ConsoleViewer,
-    @Res() response: Response,
-  ): Promise<void> {
+  ): Promise<Html> {
     requireAdmin(viewer);
     const key = (await this.apiKeys.list(organisationId)).find((candidate) => candidate.id === id);
     if (!key) throw new NotFoundError('API key');
-    sendPage(response, revokeKeyPage(viewer, key));
+    return revokeKeyPage(viewer, key);
   }
 
   @Post(':id/revoke')
@@ -103,10 +102,9 @@ export class ApiKeysController {
     @ConsoleOrgId() organisationId: string,
     @KeyId() id: string,
     @Req() request: ConsoleRequest,
-    @Res() response: Response,
-  ): Promise<void> {
-    await this.flash.changeThenSeeOther(request, response, API_KEYS, async () => {
-      await this.apiKeys.revokeInOrganisation(organisationId, id, actorOf(request));
+  ): Promise<SeeOther> {
+    return changeThenSeeOther(API_KEYS, async () => {
+      await this.apiKeys.revokeInOrganisation(organisationId, id, consoleActor(request));
       return { notice: 'Revoked. Requests with the key are refused within seconds, on every instance.' };
     });
   }

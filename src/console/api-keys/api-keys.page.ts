@@ -4,6 +4,7 @@ import { ConsoleViewer } from '../http/console-request';
 import { Html, html } from '../http/html';
 import { formatTime } from '../layout/format';
 import { Flash, signedInPage } from '../layout/layout';
+import { table, toolbar } from '../layout/table';
 
 /** The choices of "Expires", in days; absent: never. */
 export const EXPIRY_DAYS = [7, 30, 90, 365] as const;
@@ -45,35 +46,21 @@ export function apiKeysPage(viewer: ConsoleViewer, keys: ApiKeySummary[], flash:
         Keys call the API at <code>/api/v1</code>. A key is shown once, when it is made; the service keeps only its
         hash.
       </p>
-      ${
-        admin
-          ? html`<form method="get" action="/console/api-keys/new" class="toolbar">
-              <button type="submit" class="primary">Create API key</button>
-            </form>`
-          : ''
-      }
-      ${
-        keys.length === 0
-          ? html`<p>No keys yet.</p>`
-          : html`<div class="table-wrap">
-              <table class="stack">
-                <thead>
-                  <tr>
-                    <th scope="col">Name</th>
-                    <th scope="col">Scopes</th>
-                    <th scope="col">Created</th>
-                    <th scope="col">Expires</th>
-                    <th scope="col">Last used</th>
-                    <th scope="col">Status</th>
-                    ${admin ? html`<th scope="col"><span class="visually-hidden">Revoke</span></th>` : ''}
-                  </tr>
-                </thead>
-                <tbody>
-                  ${keys.map((key) => keyRow(key, admin, now))}
-                </tbody>
-              </table>
-            </div>`
-      }`,
+      ${admin ? toolbar('/console/api-keys/new', 'Create API key') : ''}
+      ${table(
+        [
+          'Name',
+          'Scopes',
+          'Created',
+          'Expires',
+          'Last used',
+          'Status',
+          admin ? html`<span class="visually-hidden">Revoke</span>` : null,
+        ].filter((column) => column !== null),
+        keys,
+        (key) => keyRow(key, admin, now),
+        { empty: html`<p>No keys yet.</p>` },
+      )}`,
     flash,
   );
 }

@@ -1,24 +1,18 @@
-import { Get, Param, Res } from '@nestjs/common';
-import type { Response } from 'express';
+import { Get, Param } from '@nestjs/common';
 import { NotFoundError } from '../../errors/errors';
 import { ConsoleController } from '../http/console-controller.decorator';
 import { ConsolePublic } from '../http/console-metadata';
+import { Asset } from '../http/page-answer';
 import { ASSETS } from './assets';
-
-/** A year, and immutable: an asset's name changes with its content. */
-const CACHE_CONTROL = 'public, max-age=31536000, immutable';
 
 /** The stylesheet and the script, served by the service itself (no other origin), cached for good. */
 @ConsolePublic()
 @ConsoleController('assets')
 export class AssetsController {
   @Get(':file')
-  asset(@Param('file') file: string, @Res() response: Response): void {
+  asset(@Param('file') file: string): Asset {
     const asset = ASSETS.find(({ path }) => path === `/console/assets/${file}`);
     if (!asset) throw new NotFoundError('Asset');
-    response.setHeader('Content-Type', asset.contentType);
-    response.setHeader('Content-Length', asset.body.length);
-    response.setHeader('Cache-Control', CACHE_CONTROL);
-    response.end(asset.body);
+    return new Asset(asset.contentType, asset.body);
   }
 }

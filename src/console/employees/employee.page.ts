@@ -6,6 +6,7 @@ import { ConsoleViewer } from '../http/console-request';
 import { Html, html } from '../http/html';
 import { formatTime } from '../layout/format';
 import { Flash, signedInPage } from '../layout/layout';
+import { table } from '../layout/table';
 import { fullName, statusOf } from './employees.page';
 
 const EMPLOYEES = '/console/employees';
@@ -67,22 +68,10 @@ function skillRow(skill: EmployeeSkillResponse): Html {
 }
 
 function skillsTable(skills: EmployeeSkillResponse[]): Html {
-  if (skills.length === 0) return html`<p>No skills yet.</p>`;
-  return html`<div class="table-wrap">
-    <table class="stack" aria-labelledby="skills-heading">
-      <thead>
-        <tr>
-          <th scope="col">Skill</th>
-          <th scope="col">Latest score</th>
-          <th scope="col">Type</th>
-          <th scope="col">Rated</th>
-        </tr>
-      </thead>
-      <tbody>
-        ${skills.map(skillRow)}
-      </tbody>
-    </table>
-  </div>`;
+  return table(['Skill', 'Latest score', 'Type', 'Rated'], skills, skillRow, {
+    labelledBy: 'skills-heading',
+    empty: html`<p>No skills yet.</p>`,
+  });
 }
 
 /** One skill's ratings as a chart: score over time, one mark per rating, shaped by its type. */

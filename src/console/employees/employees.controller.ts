@@ -1,23 +1,27 @@
-import { Get, Param, Post, Query, Req, Res } from '@nestjs/common';
-import type { Response } from 'express';
+import { Get, Param, Post, Query, Req } from '@nestjs/common';
 import { validateItem } from '../../bulk/bulk';
-import { Database } from '../../database/database';
 import { ParseIdPipe } from '../../database/uuid';
 import { ListEmployeesQuery } from '../../employees/dto/list-employees.query';
-import { EmployeesRepository } from '../../employees/employees.repository';
 import { EmployeesService } from '../../employees/employees.service';
-import { ValidationError } from '../../errors/errors';
 import { PrivacyService } from '../../privacy/privacy.service';
 import { RatingsRepository } from '../../ratings/ratings.repository';
-import { ActivityService } from '../activity/activity.service';
 import { ConsoleController } from '../http/console-controller.decorator';
 import { requireAdmin } from '../http/console-errors';
 import { OpenToViewers } from '../http/console-metadata';
-import { ConsoleOrgId, ConsoleRequest, ConsoleViewer, Form, FormFields, Viewer } from '../http/console-request';
+import {
+  ConsoleOrgId,
+  ConsoleRequest,
+  ConsoleViewer,
+  Flashed,
+  Form,
+  FormFields,
+  Viewer,
+} from '../http/console-request';
 import { consoleWrite } from '../http/console-write';
-import { FlashMessages } from '../http/flash';
-import { sendPage } from '../http/page-response';
+import { Html } from '../http/html';
+import { changeThenSeeOther, JsonDownload, SeeOther } from '../http/page-answer';
 import { pageFieldsOf, pageNumber, queryText } from '../http/query';
+import { Flash } from '../layout/layout';
 import { employeePage, eraseEmployeePage } from './employee.page';
 import { EMPLOYEE_STATUSES, EmployeeStatus, employeesPage } from './employees.page';
 
@@ -41,12 +45,8 @@ const EmployeeId = () => Param('id', new ParseIdPipe('Employee'));
 export class EmployeesConsoleController {
   constructor(
     private readonly employees: EmployeesService,
-    private readonly employeeRecords: EmployeesRepository,
     private readonly ratings: RatingsRepository,
     private readonly privacy: PrivacyService,
-    private readonly activity: ActivityService,
-    private readonly database: Database,
-    private readonly flash: FlashMessages,
   ) {}
 
   @Get()
@@ -56,9 +56,8 @@ export class EmployeesConsoleController {
     @Query('search') searchParameter: unknown,
     @Query('status') statusParameter: unknown,
     @Query('page') page: unknown,
-    @Req() request: ConsoleRequest,
-    @Res() response: Response,
-  ): Promise<void> {
+    @Flashed() flash: Flash,
+  ): Promise<Html> {
     const search = queryText(searchParameter);
     const status = EMPLOYEE_STATUSES.find((known) => known === statusParameter) ?? 'all';
     // GET /employees's own query, checked by its rules (a search of more than 200 characters is 400).
@@ -73,14 +72,10 @@ export class EmployeesConsoleController {
       organisationId,
       employees.items.map((employee) => employee.id),
     );
-    const flash = this.flash.take(request, response);
-    sendPage(
-      response,
-      employeesPage(
-        viewer,
-        { employees: employees.items, meta: pageFieldsOf(employees), skillCounts, search, status },
-        flash,
-      ),
+    return employeesPage(
+      viewer,
+      { employees: employees.items, meta: pageFieldsOf(employees), skillCounts, search, status },
+      flash,
     );
   }
 
@@ -89,12 +84,11 @@ export class EmployeesConsoleController {
     @ConsoleOrgId() organisationId: string,
     @EmployeeId() id: string,
     @Viewer() viewer: ConsoleViewer,
-    @Req() request: ConsoleRequest,
-    @Res() response: Response,
-  ): Promise<void> {
+    @Flashed() flash: Flash,
+  ): Promise<Html> {
     const employee = await this.employees.get(organisationId, id);
     const histories = await this.ratings.historyOfEmployee(organisationId, id, HISTORY_PER_SKILL);
-    sendPage(response, employeePage(viewer, employee, histories, this.flash.take(request, response)));
+    return employeePage(viewer, employee, histories, flash);
   }
 
   /**
@@ -108,17 +102,9 @@ export class EmployeesConsoleController {
     @ConsoleOrgId() organisationId: string,
     @EmployeeId() id: string,
     @Req() request: ConsoleRequest,
-    @Res() response: Response,
-  ): Promise<void> {
-    const data = await this.privacy.personalData(organisationId, id);
-    await this.activity.recordBy(request, 'personal data exported', id);
-    const body = Buffer.from(JSON.stringify(data, null, 2), 'utf8');
-    response.status(200);
-    response.setHeader('Content-Type', 'application/json; charset=utf-8');
-    response.setHeader('Content-Disposition', `attachment; filename="personal-data-${id}.json"`);
-    response.setHeader('Content-Length', body.length);
-    response.setHeader('Cache-Control', 'no-store');
-    response.end(body);
+  ): Promise<JsonDownload> {
+    const data = await this.privacy.exportPersonalData(organisationId, id, consoleWrite(request));
+    return new JsonDownload(`personal-data-${id}.json`, data);
   }
 
   @Get(':id/erase')
@@ -126,42 +112,26 @@ export class EmployeesConsoleController {
     @ConsoleOrgId() organisationId: string,
     @EmployeeId() id: string,
     @Viewer() viewer: ConsoleViewer,
-    @Req() request: ConsoleRequest,
-    @Res() response: Response,
-  ): Promise<void> {
+    @Flashed() flash: Flash,
+  ): Promise<Html> {
     requireAdmin(viewer);
     const employee = await this.employees.get(organisationId, id);
-    sendPage(response, eraseEmployeePage(viewer, employee, this.flash.take(request, response)));
+    return eraseEmployeePage(viewer, employee, flash);
   }
 
-  /**
-   * "Erase": only when the personnel number typed is the employee's, checked under the lock the erasure takes
-   * anyway, in its transaction; the activity entry commits with the erasure. It names the employee by id only:
-   * the log is kept 400 days, and must not keep what was just erased.
-   */
+  /** "Erase": only when the personnel number typed is the employee's (PrivacyService.erase checks it). */
   @Post(':id/erase')
   async erase(
     @ConsoleOrgId() organisationId: string,
     @EmployeeId() id: string,
     @Form() form: FormFields,
     @Req() request: ConsoleRequest,
-    @Res() response: Response,
-  ): Promise<void> {
-    await this.flash.changeThenSeeOther(
-      request,
-      response,
+  ): Promise<SeeOther> {
+    return changeThenSeeOther(
       EMPLOYEES,
       async () => {
-        await this.database.transaction(async (manager) => {
-          const employee = await this.employeeRecords.findForUpdate(organisationId, id, manager);
-          if (form.text('personnelNumber').trim() !== employee.personnelNumber) {
-            throw ValidationError.forField(
-              'personnelNumber',
-              'That is not the employee’s personnel number: nothing was erased.',
-            );
-          }
-          await this.privacy.erase(organisationId, id, consoleWrite(request, manager));
-          await this.activity.recordBy(request, 'employee erased', id, manager);
+        await this.privacy.erase(organisationId, id, consoleWrite(request), {
+          personnelNumber: form.text('personnelNumber'),
         });
         return { notice: `Erased employee ${id}: their personal data is gone for good.` };
       },

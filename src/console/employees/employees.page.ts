@@ -3,6 +3,7 @@ import type { PageFields } from '../../pagination/pagination';
 import { ConsoleViewer } from '../http/console-request';
 import { Html, html } from '../http/html';
 import { Flash, signedInPage } from '../layout/layout';
+import { filterForm, pager, table } from '../layout/table';
 
 const EMPLOYEES = '/console/employees';
 
@@ -73,52 +74,37 @@ export function employeesPage(viewer: ConsoleViewer, view: EmployeesView, flash:
         The organisation’s employees, oldest first, as <code>GET /api/v1/employees</code> lists them. Open one for their
         skills, rating history and personal data.
       </p>
-      <form method="get" action="${EMPLOYEES}" class="filter" role="search" aria-label="Employees">
-        <div class="grow">
-          <label for="employee-search">Search</label>
-          <input
-            id="employee-search"
-            name="search"
-            type="search"
-            maxlength="200"
-            value="${view.search}"
-            aria-describedby="employee-search-hint"
-          />
-        </div>
-        <div>
-          <label for="employee-status">Status</label>
-          <select id="employee-status" name="status">
-            ${statusOptions}
-          </select>
-        </div>
-        <button type="submit">Search</button>
-      </form>
+      ${filterForm(
+        EMPLOYEES,
+        html`<div class="grow">
+            <label for="employee-search">Search</label>
+            <input
+              id="employee-search"
+              name="search"
+              type="search"
+              maxlength="200"
+              value="${view.search}"
+              aria-describedby="employee-search-hint"
+            />
+          </div>
+          <div>
+            <label for="employee-status">Status</label>
+            <select id="employee-status" name="status">
+              ${statusOptions}
+            </select>
+          </div>`,
+        'Search',
+        { name: 'Employees', search: true },
+      )}
       <p class="muted hint" id="employee-search-hint">Part of a name, an email or a personnel number.</p>
       <p>${countLine(view)}</p>
-      ${
-        view.employees.length === 0
-          ? ''
-          : html`<div class="table-wrap">
-              <table class="stack">
-                <thead>
-                  <tr>
-                    <th scope="col">Name</th>
-                    <th scope="col">Email</th>
-                    <th scope="col">Title</th>
-                    <th scope="col">Skills</th>
-                    <th scope="col">Status</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  ${view.employees.map((employee) => employeeRow(employee, view.skillCounts.get(employee.id) ?? 0))}
-                </tbody>
-              </table>
-            </div>`
-      }
-      <nav class="pager" aria-label="Pages">
-        ${view.meta.hasPrevPage ? html`<a href="${pageLink(view, view.meta.page - 1)}">Previous</a>` : ''}
-        ${view.meta.hasNextPage ? html`<a href="${pageLink(view, view.meta.page + 1)}">Next</a>` : ''}
-      </nav>`,
+      ${table(['Name', 'Email', 'Title', 'Skills', 'Status'], view.employees, (employee) =>
+        employeeRow(employee, view.skillCounts.get(employee.id) ?? 0),
+      )}
+      ${pager(
+        { label: 'Previous', href: view.meta.hasPrevPage ? pageLink(view, view.meta.page - 1) : null },
+        { label: 'Next', href: view.meta.hasNextPage ? pageLink(view, view.meta.page + 1) : null },
+      )}`,
     flash,
   );
 }

@@ -1,10 +1,9 @@
-import { Get, Query, Res } from '@nestjs/common';
-import type { Response } from 'express';
+import { Get, Query } from '@nestjs/common';
 import { isUuid } from '../../database/uuid';
 import { EventsFeedService } from '../../events/feed/events-feed.service';
 import { ConsoleController } from '../http/console-controller.decorator';
 import { ConsoleOrgId, ConsoleViewer, Viewer } from '../http/console-request';
-import { sendPage } from '../http/page-response';
+import { Html } from '../http/html';
 import { eventsPage } from './events.page';
 
 /** Events on one page of the Events page. */
@@ -25,8 +24,7 @@ export class EventsConsoleController {
     @Query('event') event: unknown,
     @Query('before') before: unknown,
     @Query('after') after: unknown,
-    @Res() response: Response,
-  ): Promise<void> {
+  ): Promise<Html> {
     // "every event" sends an empty name; an id that is not one pages from the newest.
     const eventType = typeof event === 'string' && event !== '' ? event : undefined;
     const page = await this.feed.newestFirst(organisationId, {
@@ -35,6 +33,6 @@ export class EventsConsoleController {
       before: isUuid(before) ? before.toLowerCase() : undefined,
       limit: EVENTS_PAGE_SIZE,
     });
-    sendPage(response, eventsPage(viewer, page, eventType));
+    return eventsPage(viewer, page, eventType);
   }
 }

@@ -5,6 +5,7 @@ import { ConsoleViewer } from '../http/console-request';
 import { Html, html } from '../http/html';
 import { formatTime } from '../layout/format';
 import { signedInPage } from '../layout/layout';
+import { filterForm, pager, table } from '../layout/table';
 
 const EVENTS = '/console/events';
 
@@ -43,38 +44,24 @@ export function eventsPage(viewer: ConsoleViewer, page: NewestFirstPage, eventTy
         Every change the service recorded for the organisation, newest first, as <code>GET /api/v1/events</code> lists
         them and webhooks carry them.
       </p>
-      <form method="get" action="${EVENTS}" class="filter">
-        <div>
+      ${filterForm(
+        EVENTS,
+        html`<div>
           <label for="event-type">Event type</label>
           <select id="event-type" name="event">
             <option value="">every event</option>
             ${options}
           </select>
-        </div>
-        <button type="submit">Filter</button>
-      </form>
-      ${
-        page.events.length === 0
-          ? html`<p>No events${eventType === undefined ? '' : ` named ${eventType}`} here.</p>`
-          : html`<div class="table-wrap">
-              <table class="stack align-top">
-                <thead>
-                  <tr>
-                    <th scope="col">When</th>
-                    <th scope="col">Event</th>
-                    <th scope="col">By</th>
-                    <th scope="col">JSON</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  ${page.events.map(eventRow)}
-                </tbody>
-              </table>
-            </div>`
-      }
-      <nav class="pager" aria-label="Pages">
-        ${page.newerThan ? html`<a href="${EVENTS}?${filter}after=${page.newerThan}">Newer</a>` : ''}
-        ${page.olderThan ? html`<a href="${EVENTS}?${filter}before=${page.olderThan}">Older</a>` : ''}
-      </nav>`,
+        </div>`,
+        'Filter',
+      )}
+      ${table(['When', 'Event', 'By', 'JSON'], page.events, eventRow, {
+        alignTop: true,
+        empty: html`<p>No events${eventType === undefined ? '' : ` named ${eventType}`} here.</p>`,
+      })}
+      ${pager(
+        { label: 'Newer', href: page.newerThan && `${EVENTS}?${filter}after=${page.newerThan}` },
+        { label: 'Older', href: page.olderThan && `${EVENTS}?${filter}before=${page.olderThan}` },
+      )}`,
   );
 }

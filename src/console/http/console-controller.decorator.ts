@@ -1,16 +1,17 @@
-import { applyDecorators, Controller, UseFilters, UseGuards } from '@nestjs/common';
+import { applyDecorators, Controller, UseFilters, UseGuards, UseInterceptors } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { SkipThrottle } from '@nestjs/throttler';
 import { Public } from '../../auth/public.decorator';
 import { SkipInput } from '../../http/request-input.guard';
 import { ConsoleExceptionFilter } from './console-exception.filter';
 import { ConsoleGuard } from './console.guard';
+import { ConsolePageInterceptor } from './page.interceptor';
 
 /**
  * A controller of console pages under /console/<path>. The API's global guards let it through on metadata they
  * read for every request anyway (no key: @Public; no API rate limit: @SkipThrottle; no JSON body: @SkipInput),
- * so the console adds no work to an API request; its own guard and error pages are bound here, to its routes
- * only. Not in the OpenAPI document.
+ * so the console adds no work to an API request; its own guard, error pages and the interceptor that sends
+ * every answer (page.interceptor.ts) are bound here, to its routes only. Not in the OpenAPI document.
  */
 export function ConsoleController(path = ''): ClassDecorator {
   return applyDecorators(
@@ -21,5 +22,6 @@ export function ConsoleController(path = ''): ClassDecorator {
     SkipInput(),
     UseGuards(ConsoleGuard),
     UseFilters(ConsoleExceptionFilter),
+    UseInterceptors(ConsolePageInterceptor),
   );
 }

@@ -1,5 +1,6 @@
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
 import type { Request } from 'express';
+import type { Flash } from '../layout/layout';
 import type { ConsoleRole } from '../people/console-role';
 
 /** The signed-in person of a console request, from their session: what the API key is to an API request. */
@@ -20,6 +21,8 @@ export interface ConsoleRequest extends Request {
   clientAddress?: string;
   /** Reached over HTTPS (decides the cookies' Secure). */
   viaHttps?: boolean;
+  /** Lent by ConsolePageInterceptor: the flash a form's redirect left for this page, read once (@Flashed()). */
+  takeFlash?: () => Flash;
 }
 
 function viewerOf(context: ExecutionContext): ConsoleViewer {
@@ -37,6 +40,13 @@ export const ConsoleOrgId = createParamDecorator(
 export const Viewer = createParamDecorator((_data: unknown, context: ExecutionContext): ConsoleViewer =>
   viewerOf(context),
 );
+
+/** What the form before this page's redirect left to show once (a message, a value shown only once). */
+export const Flashed = createParamDecorator((_data: unknown, context: ExecutionContext): Flash => {
+  const request = context.switchToHttp().getRequest<ConsoleRequest>();
+  if (!request.takeFlash) throw new Error('@Flashed() is for console pages, which ConsolePageInterceptor serves');
+  return request.takeFlash();
+});
 
 /** The fields of a submitted form (application/x-www-form-urlencoded), read by the console guard. */
 export const Form = createParamDecorator((_data: unknown, context: ExecutionContext): FormFields => {

@@ -1,10 +1,8 @@
-import { HttpStatus, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import type { Response } from 'express';
-import { AppError } from '../../errors/errors';
 import { Flash } from '../layout/layout';
 import { ConsoleRequest } from './console-request';
 import { clearCookie, readCookie, setCookie } from './cookies';
-import { seeOther } from './page-response';
 import { ConsoleSealer } from './sealer';
 
 const FLASH_COOKIE = 'console_flash';
@@ -27,32 +25,6 @@ export class FlashMessages {
       secure: request.viaHttps === true,
       maxAgeSeconds: FLASH_MAX_AGE_SECONDS,
     });
-  }
-
-  /**
-   * A form's change, then back to `returnTo` (303) with its result shown once there; a change refused by a rule
-   * (400, 409) is shown the same way, as an error, on `refusedTo` when given (the form again). Anything else (404
-   * for another organisation's id) goes to the console's error page.
-   */
-  async changeThenSeeOther(
-    request: ConsoleRequest,
-    response: Response,
-    returnTo: string,
-    change: () => Promise<Flash>,
-    refusedTo = returnTo,
-  ): Promise<void> {
-    let flash: Flash;
-    let to = returnTo;
-    try {
-      flash = await change();
-    } catch (error) {
-      const refused = error instanceof AppError && [HttpStatus.BAD_REQUEST, HttpStatus.CONFLICT].includes(error.status);
-      if (!refused) throw error;
-      flash = { error: error.message };
-      to = refusedTo;
-    }
-    this.set(request, response, flash);
-    seeOther(response, to);
   }
 
   /** The flash set for this page, once: it is cleared as it is read. */

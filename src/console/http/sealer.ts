@@ -1,32 +1,25 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { APP_CONFIG, AppConfig } from '../../config/config';
-import { openSecret, sealSecret } from '../../encryption/secret-box';
+import { Injectable } from '@nestjs/common';
+import { ServiceKeys } from '../../encryption/service-keys';
 
 /**
  * Seals what the console keeps out of reach (an SSO client secret at rest; a flash message or a sign-on's
- * PKCE verifier in a cookie) with the key that seals webhook secrets, bound to a context naming its use.
+ * PKCE verifier in a cookie) with the console's key derived from the service secret, bound to a context naming
+ * its use. What the previous secret sealed opens until a rotation's grace ends.
  */
 @Injectable()
 export class ConsoleSealer {
-  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+  constructor(private readonly keys: ServiceKeys) {}
 
   seal(value: string, context: string): Buffer {
-    return sealSecret(this.key(), value, context);
+    return this.keys.seal('console-seals', value, context);
   }
 
   /** The value, or undefined when the sealed bytes were not made by seal() with this key and context. */
   open(sealed: Buffer, context: string): string | undefined {
     try {
-      return openSecret(this.key(), sealed, context);
+      return this.keys.open('console-seals', sealed, context);
     } catch {
       return undefined;
     }
-  }
-
-  private key(): Buffer {
-    const key = this.config.webhookSecretKey;
-    // loadConfig requires it with DATABASE_URL, and the embedded runtime makes one.
-    if (!key) throw new Error('WEBHOOK_SECRET_KEY is not set');
-    return key;
   }
 }

@@ -1,10 +1,18 @@
-import { Get, Param, Post, Req, Res } from '@nestjs/common';
-import type { Response } from 'express';
-import { actorOf } from '../activity/activity.service';
+import { Get, Param, Post, Req } from '@nestjs/common';
 import { ConsoleController } from '../http/console-controller.decorator';
-import { ConsoleOrgId, ConsoleRequest, Form, FormFields, Viewer, ConsoleViewer } from '../http/console-request';
-import { FlashMessages } from '../http/flash';
-import { sendPage } from '../http/page-response';
+import {
+  ConsoleOrgId,
+  ConsoleRequest,
+  ConsoleViewer,
+  Flashed,
+  Form,
+  FormFields,
+  Viewer,
+} from '../http/console-request';
+import { consoleActor } from '../http/console-write';
+import { Html } from '../http/html';
+import { changeThenSeeOther, SeeOther } from '../http/page-answer';
+import { Flash } from '../layout/layout';
 import { peoplePage } from './people.page';
 import { PeopleService } from './people.service';
 
@@ -13,20 +21,15 @@ const PEOPLE = '/console/people';
 /** The People page: everyone sees it; only admins invite, change roles and remove (the guard refuses viewers). */
 @ConsoleController('people')
 export class PeopleController {
-  constructor(
-    private readonly people: PeopleService,
-    private readonly flash: FlashMessages,
-  ) {}
+  constructor(private readonly people: PeopleService) {}
 
   @Get()
   async list(
     @ConsoleOrgId() organisationId: string,
     @Viewer() viewer: ConsoleViewer,
-    @Req() request: ConsoleRequest,
-    @Res() response: Response,
-  ): Promise<void> {
-    const flash = this.flash.take(request, response);
-    sendPage(response, peoplePage(viewer, await this.people.list(organisationId), flash));
+    @Flashed() flash: Flash,
+  ): Promise<Html> {
+    return peoplePage(viewer, await this.people.list(organisationId), flash);
   }
 
   @Post()
@@ -34,13 +37,12 @@ export class PeopleController {
     @ConsoleOrgId() organisationId: string,
     @Form() form: FormFields,
     @Req() request: ConsoleRequest,
-    @Res() response: Response,
-  ): Promise<void> {
-    await this.flash.changeThenSeeOther(request, response, PEOPLE, async () => {
+  ): Promise<SeeOther> {
+    return changeThenSeeOther(PEOPLE, async () => {
       const { person, link } = await this.people.invite(
         organisationId,
         { email: form.text('email'), role: form.text('role') },
-        actorOf(request),
+        consoleActor(request),
       );
       return {
         notice: `Invited ${person.email} as ${person.role}. Send them this link; it works once, for 72 hours.`,
@@ -55,10 +57,9 @@ export class PeopleController {
     @Param('id') id: string,
     @Form() form: FormFields,
     @Req() request: ConsoleRequest,
-    @Res() response: Response,
-  ): Promise<void> {
-    await this.flash.changeThenSeeOther(request, response, PEOPLE, async () => {
-      await this.people.changeRole(organisationId, id, form.text('role'), actorOf(request));
+  ): Promise<SeeOther> {
+    return changeThenSeeOther(PEOPLE, async () => {
+      await this.people.changeRole(organisationId, id, form.text('role'), consoleActor(request));
       return { notice: 'Role changed. The person signs in again to use it.' };
     });
   }
@@ -68,10 +69,9 @@ export class PeopleController {
     @ConsoleOrgId() organisationId: string,
     @Param('id') id: string,
     @Req() request: ConsoleRequest,
-    @Res() response: Response,
-  ): Promise<void> {
-    await this.flash.changeThenSeeOther(request, response, PEOPLE, async () => {
-      const removed = await this.people.remove(organisationId, id, actorOf(request));
+  ): Promise<SeeOther> {
+    return changeThenSeeOther(PEOPLE, async () => {
+      const removed = await this.people.remove(organisationId, id, consoleActor(request));
       return { notice: `Removed ${removed.email}.` };
     });
   }

@@ -2,6 +2,7 @@ import { ConsoleViewer } from '../http/console-request';
 import { Html, html } from '../http/html';
 import { formatTime } from '../layout/format';
 import { Flash, signedInPage } from '../layout/layout';
+import { table } from '../layout/table';
 import { CONSOLE_ROLES, ConsoleRole } from './console-role';
 import { ConsoleUser } from './console-users.repository';
 
@@ -67,21 +68,13 @@ export function peoplePage(viewer: ConsoleViewer, people: ConsoleUser[], flash: 
     'People',
     'People',
     html`<p class="muted">Admins change everything; viewers see every page and change nothing.</p>
-      <div class="table-wrap">
-        <table class="stack">
-          <thead>
-            <tr>
-              <th scope="col">Email</th>
-              <th scope="col">Role</th>
-              <th scope="col">Last sign-in</th>
-              ${admin ? html`<th scope="col"><span class="visually-hidden">Remove</span></th>` : ''}
-            </tr>
-          </thead>
-          <tbody>
-            ${people.map((person) => personRow(person, viewer))}
-          </tbody>
-        </table>
-      </div>
+      ${table(
+        ['Email', 'Role', 'Last sign-in', admin ? html`<span class="visually-hidden">Remove</span>` : null].filter(
+          (column) => column !== null,
+        ),
+        people,
+        (person) => personRow(person, viewer),
+      )}
       ${admin ? inviteForm() : ''}`,
     flash,
   );

@@ -1,11 +1,12 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
+import { ActivityLog } from '../../audit/activity-log';
 import { APP_CONFIG, AppConfig } from '../../config/config';
 import { Database } from '../../database/database';
 import { isUuid, newId } from '../../database/uuid';
+import type { Actor } from '../../database/write-context';
 import { ConflictError, NotFoundError, ValidationError } from '../../errors/errors';
-import { ActivityService, Actor } from '../activity/activity.service';
 import { SessionsService } from '../sessions/sessions.service';
 import { ConsoleRole, CONSOLE_ROLES, isConsoleRole } from './console-role';
 import { ConsoleUser, ConsoleUsersRepository, SignInCandidate } from './console-users.repository';
@@ -43,7 +44,7 @@ export class PeopleService {
     private readonly users: ConsoleUsersRepository,
     private readonly database: Database,
     private readonly sessions: SessionsService,
-    private readonly activity: ActivityService,
+    private readonly activity: ActivityLog,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -64,7 +65,7 @@ export class PeopleService {
         throw new ConflictError(`A person with the email ${email} is in the console already`);
       }
       const link = await this.newWelcomeLink(organisationId, user.id, manager);
-      await this.activity.recordAs(organisationId, actor, 'person invited', `${email} (${role})`, manager);
+      await this.activity.record(organisationId, actor, 'person invited', `${email} (${role})`, manager);
       return { person: user, link };
     });
   }
@@ -74,7 +75,7 @@ export class PeopleService {
     const found = await this.findByEmail(email);
     return this.database.transaction(async (manager) => {
       const link = await this.newWelcomeLink(found.organisationId, found.id, manager);
-      await this.activity.recordAs(found.organisationId, actor, 'welcome link made', found.email, manager);
+      await this.activity.record(found.organisationId, actor, 'welcome link made', found.email, manager);
       return { person: found, link };
     });
   }
@@ -97,7 +98,7 @@ export class PeopleService {
       }
       await this.users.setRole(organisationId, person.id, newRole, manager);
       await this.sessions.endAllOf(organisationId, person.id, manager);
-      await this.activity.recordAs(
+      await this.activity.record(
         organisationId,
         actor,
         'role changed',
@@ -116,7 +117,7 @@ export class PeopleService {
       }
       // Their sessions and welcome link go with them.
       await this.users.delete(organisationId, person.id, manager);
-      await this.activity.recordAs(organisationId, actor, 'person removed', person.email, manager);
+      await this.activity.record(organisationId, actor, 'person removed', person.email, manager);
       return person;
     });
   }

@@ -1,5 +1,4 @@
-import { Get, Param, Query, Res } from '@nestjs/common';
-import type { Response } from 'express';
+import { Get, Param, Query } from '@nestjs/common';
 import { validateItem } from '../../bulk/bulk';
 import { ParseIdPipe } from '../../database/uuid';
 import { ListCandidatesQuery } from '../../positions/dto/list-candidates.query';
@@ -8,7 +7,7 @@ import { POSITION_STATUSES } from '../../positions/entities/position.entity';
 import { PositionsService } from '../../positions/positions.service';
 import { ConsoleController } from '../http/console-controller.decorator';
 import { ConsoleOrgId, ConsoleViewer, Viewer } from '../http/console-request';
-import { sendPage } from '../http/page-response';
+import { Html } from '../http/html';
 import { pageFieldsOf, pageNumber } from '../http/query';
 import { positionPage, positionsPage } from './positions.page';
 
@@ -35,8 +34,7 @@ export class PositionsConsoleController {
     @Viewer() viewer: ConsoleViewer,
     @Query('status') statusParameter: unknown,
     @Query('page') page: unknown,
-    @Res() response: Response,
-  ): Promise<void> {
+  ): Promise<Html> {
     const status = POSITION_STATUSES.find((known) => known === statusParameter);
     const query = validateItem(ListPositionsQuery, {
       page: pageNumber(page),
@@ -44,7 +42,7 @@ export class PositionsConsoleController {
       ...(status === undefined ? {} : { status }),
     });
     const positions = await this.positions.list(organisationId, query);
-    sendPage(response, positionsPage(viewer, { positions: positions.items, meta: pageFieldsOf(positions), status }));
+    return positionsPage(viewer, { positions: positions.items, meta: pageFieldsOf(positions), status });
   }
 
   @Get(':id')
@@ -53,14 +51,10 @@ export class PositionsConsoleController {
     @PositionId() id: string,
     @Query('page') page: unknown,
     @Viewer() viewer: ConsoleViewer,
-    @Res() response: Response,
-  ): Promise<void> {
+  ): Promise<Html> {
     const position = await this.positions.get(organisationId, id);
     const query = validateItem(ListCandidatesQuery, { page: pageNumber(page), limit: CANDIDATES_PAGE_SIZE });
     const candidates = await this.positions.candidates(organisationId, id, query);
-    sendPage(
-      response,
-      positionPage(viewer, position, { candidates: candidates.items, meta: pageFieldsOf(candidates) }),
-    );
+    return positionPage(viewer, position, { candidates: candidates.items, meta: pageFieldsOf(candidates) });
   }
 }

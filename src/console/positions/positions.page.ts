@@ -12,6 +12,7 @@ import { ConsoleViewer } from '../http/console-request';
 import { Html, html } from '../http/html';
 import { formatTime } from '../layout/format';
 import { signedInPage } from '../layout/layout';
+import { filterForm, pager, table } from '../layout/table';
 
 const POSITIONS = '/console/positions';
 const EMPLOYEES = '/console/employees';
@@ -63,46 +64,29 @@ export function positionsPage(viewer: ConsoleViewer, view: PositionsView): Html 
         The organisation’s positions, oldest first, as <code>GET /api/v1/positions</code> lists them (they come in
         through <code>positions import</code>). Open one for its best candidates.
       </p>
-      <form method="get" action="${POSITIONS}" class="filter" aria-label="Filter positions">
-        <div>
+      ${filterForm(
+        POSITIONS,
+        html`<div>
           <label for="position-status">Status</label>
           <select id="position-status" name="status">
             <option value="">every status</option>
             ${options}
           </select>
-        </div>
-        <button type="submit">Filter</button>
-      </form>
+        </div>`,
+        'Filter',
+        { name: 'Filter positions' },
+      )}
       <p>
         ${total.toLocaleString('en')}
         position${total === 1 ? '' : 's'}${
           totalPages > 1 ? `: page ${page} of ${totalPages.toLocaleString('en')}` : ''
         }.
       </p>
-      ${
-        view.positions.length === 0
-          ? ''
-          : html`<div class="table-wrap">
-              <table class="stack">
-                <thead>
-                  <tr>
-                    <th scope="col">Name</th>
-                    <th scope="col">Status</th>
-                    <th scope="col">Department</th>
-                    <th scope="col">Fill by</th>
-                    <th scope="col">Required skills</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  ${view.positions.map(positionRow)}
-                </tbody>
-              </table>
-            </div>`
-      }
-      <nav class="pager" aria-label="Pages">
-        ${view.meta.hasPrevPage ? html`<a href="${pageLink(view.status, page - 1)}">Previous</a>` : ''}
-        ${view.meta.hasNextPage ? html`<a href="${pageLink(view.status, page + 1)}">Next</a>` : ''}
-      </nav>`,
+      ${table(['Name', 'Status', 'Department', 'Fill by', 'Required skills'], view.positions, positionRow)}
+      ${pager(
+        { label: 'Previous', href: view.meta.hasPrevPage ? pageLink(view.status, page - 1) : null },
+        { label: 'Next', href: view.meta.hasNextPage ? pageLink(view.status, page + 1) : null },
+      )}`,
   );
 }
 
@@ -130,26 +114,16 @@ function facts(position: PositionDetailResponse): Html {
 }
 
 function requiredSkillsTable(position: PositionDetailResponse): Html {
-  if (position.requiredSkills.length === 0) return html`<p>It requires no skills.</p>`;
-  return html`<div class="table-wrap">
-    <table aria-labelledby="required-heading">
-      <thead>
-        <tr>
-          <th scope="col">Skill</th>
-          <th scope="col">Minimum</th>
-        </tr>
-      </thead>
-      <tbody>
-        ${position.requiredSkills.map(
-          ({ skillName, minimumRating }) =>
-            html`<tr>
-              <td class="break">${skillName}</td>
-              <td>${minimumRating}</td>
-            </tr>`,
-        )}
-      </tbody>
-    </table>
-  </div>`;
+  return table(
+    ['Skill', 'Minimum'],
+    position.requiredSkills,
+    ({ skillName, minimumRating }) =>
+      html`<tr>
+        <td class="break">${skillName}</td>
+        <td>${minimumRating}</td>
+      </tr>`,
+    { stack: false, labelledBy: 'required-heading', empty: html`<p>It requires no skills.</p>` },
+  );
 }
 
 function replacementRow(replacement: PossibleReplacementResponse): Html {
@@ -167,21 +141,9 @@ function replacementRow(replacement: PossibleReplacementResponse): Html {
 function replacementsSection(position: PositionDetailResponse): Html {
   if (position.possibleReplacements.length === 0) return html``;
   return html`<h2 id="replacements-heading">Possible replacements</h2>
-    <div class="table-wrap">
-      <table class="stack" aria-labelledby="replacements-heading">
-        <thead>
-          <tr>
-            <th scope="col">Candidate</th>
-            <th scope="col">Ready by</th>
-            <th scope="col">Status</th>
-            <th scope="col">Total gap</th>
-          </tr>
-        </thead>
-        <tbody>
-          ${position.possibleReplacements.map(replacementRow)}
-        </tbody>
-      </table>
-    </div>`;
+    ${table(['Candidate', 'Ready by', 'Status', 'Total gap'], position.possibleReplacements, replacementRow, {
+      labelledBy: 'replacements-heading',
+    })}`;
 }
 
 /**

@@ -4,7 +4,8 @@ import { AppError, NotFoundError } from '../../errors/errors';
 import { ConsoleController } from '../http/console-controller.decorator';
 import { ConsolePublic, OpenToViewers } from '../http/console-metadata';
 import { ConsoleRequest, Form, FormFields } from '../http/console-request';
-import { sendPage, seeOther } from '../http/page-response';
+import { Html } from '../http/html';
+import { PageAnswer, PageWith, SeeOther } from '../http/page-answer';
 import { messagePage } from '../layout/layout';
 import { PeopleService } from '../people/people.service';
 import { SsoRefusedError, SsoService } from '../sso/sso.service';
@@ -13,21 +14,36 @@ import { SignInService } from './sign-in.service';
 import { WELCOME_PATH } from './welcome-cookie';
 import { welcomePage } from './welcome.page';
 
-const UNKNOWN_WELCOME_LINK = messagePage(
-  'This welcome link does not work',
-  'It was used already, has expired (after 72 hours) or was replaced by a newer one. Ask an admin for a new link.',
+const UNKNOWN_WELCOME_LINK = notFound(
+  messagePage(
+    'This welcome link does not work',
+    'It was used already, has expired (after 72 hours) or was replaced by a newer one. Ask an admin for a new link.',
+  ),
 );
 
-const OPEN_WELCOME_LINK_AGAIN = messagePage(
-  'Open your welcome link again',
-  'This page works for 15 minutes after you open your welcome link, in the browser you opened it in. The link ' +
-    'itself works for 72 hours, until a password is chosen with it.',
+const OPEN_WELCOME_LINK_AGAIN = notFound(
+  messagePage(
+    'Open your welcome link again',
+    'This page works for 15 minutes after you open your welcome link, in the browser you opened it in. The link ' +
+      'itself works for 72 hours, until a password is chosen with it.',
+  ),
 );
 
 /** Where a person lands after signing in. */
-const HOME = '/console/api-keys';
+const HOME = new SeeOther('/console/api-keys');
 
-/** Signing in and out: with a password, at the organisation's provider, or with a welcome link. */
+function notFound(page: Html): PageWith {
+  return new PageWith(page, { status: 404 });
+}
+
+function refused(email: string, error: string, status: number): PageWith {
+  return new PageWith(signInPage({ email, error }), { status });
+}
+
+/**
+ * Signing in and out: with a password, at the organisation's provider, or with a welcome link. The handlers that
+ * start or end a session, or keep a flow or a token in a cookie, lend its service the response for that cookie.
+ */
 @ConsoleController()
 export class SignInController {
   constructor(
@@ -38,35 +54,37 @@ export class SignInController {
 
   /** Signed in: the first section; else the guard sends the browser to sign in. */
   @Get()
-  home(@Res() response: Response): void {
-    seeOther(response, HOME);
+  home(): SeeOther {
+    return HOME;
   }
 
   @ConsolePublic()
   @Get('sign-in')
-  form(@Res() response: Response): void {
-    sendPage(response, signInPage());
+  form(): Html {
+    return signInPage();
   }
 
   @ConsolePublic()
   @Post('sign-in')
-  async submit(@Req() request: ConsoleRequest, @Form() form: FormFields, @Res() response: Response): Promise<void> {
+  async submit(
+    @Req() request: ConsoleRequest,
+    @Form() form: FormFields,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<PageAnswer> {
     const email = form.text('email');
     const outcome = await this.signIn.withPassword(email, form.text('password'), request, response);
     switch (outcome.kind) {
       case 'signed-in':
-        return seeOther(response, HOME);
+        return HOME;
       case 'refused':
-        return sendPage(response, signInPage({ email, error: REFUSED_MESSAGE }), { status: 401 });
+        return refused(email, REFUSED_MESSAGE, 401);
       case 'single-sign-on': {
         const provider = await this.sso.authorizationOrigin(outcome.organisationId).catch((error: unknown) => {
           if (error instanceof SsoRefusedError) return error;
           throw error;
         });
-        if (provider instanceof SsoRefusedError) {
-          return sendPage(response, signInPage({ email, error: provider.message }), { status: 503 });
-        }
-        return sendPage(response, continueWithProviderPage(email.trim()), { formTargets: [provider] });
+        if (provider instanceof SsoRefusedError) return refused(email, provider.message, 503);
+        return new PageWith(continueWithProviderPage(email.trim()), { formTargets: [provider] });
       }
     }
   }
@@ -77,40 +95,41 @@ export class SignInController {
   async startSignOn(
     @Req() request: ConsoleRequest,
     @Form() form: FormFields,
-    @Res() response: Response,
-  ): Promise<void> {
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<PageAnswer> {
     const email = form.text('email');
     const person = await this.people.findByEmail(email).catch(() => null);
-    if (!person || !(await this.sso.isConfigured(person.organisationId))) {
-      return sendPage(response, signInPage({ email, error: REFUSED_MESSAGE }), { status: 401 });
-    }
+    if (!person || !(await this.sso.isConfigured(person.organisationId))) return refused(email, REFUSED_MESSAGE, 401);
     try {
-      seeOther(response, await this.sso.begin(person.organisationId, person.email, request, response));
+      return new SeeOther(await this.sso.begin(person.organisationId, person.email, request, response));
     } catch (error) {
       if (!(error instanceof SsoRefusedError)) throw error;
-      sendPage(response, signInPage({ email, error: error.message }), { status: 503 });
+      return refused(email, error.message, 503);
     }
   }
 
   /** The provider sends the browser back here with the code (a top-level GET, so the Lax flow cookie comes along). */
   @ConsolePublic()
   @Get('sso/callback')
-  async signOnCallback(@Req() request: ConsoleRequest, @Res() response: Response): Promise<void> {
+  async signOnCallback(
+    @Req() request: ConsoleRequest,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<PageAnswer> {
     try {
       const person = await this.sso.complete(request, response);
       await this.signIn.withSingleSignOn(person, request, response);
-      seeOther(response, HOME);
+      return HOME;
     } catch (error) {
       if (!(error instanceof SsoRefusedError)) throw error;
-      sendPage(response, signInPage({ error: error.message }), { status: 403 });
+      return new PageWith(signInPage({ error: error.message }), { status: 403 });
     }
   }
 
   @OpenToViewers()
   @Post('sign-out')
-  async signOut(@Req() request: ConsoleRequest, @Res() response: Response): Promise<void> {
+  async signOut(@Req() request: ConsoleRequest, @Res({ passthrough: true }) response: Response): Promise<SeeOther> {
     await this.signIn.signOut(request, response);
-    seeOther(response, '/console/sign-in');
+    return new SeeOther('/console/sign-in');
   }
 
   /**
@@ -122,21 +141,21 @@ export class SignInController {
   async welcome(
     @Param('token') token: string,
     @Req() request: ConsoleRequest,
-    @Res() response: Response,
-  ): Promise<void> {
-    if (!(await this.welcomedOrNull(token))) return sendPage(response, UNKNOWN_WELCOME_LINK, { status: 404 });
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<PageAnswer> {
+    if (!(await this.welcomedOrNull(token))) return UNKNOWN_WELCOME_LINK;
     this.signIn.keepWelcomeToken(token, request, response);
-    seeOther(response, WELCOME_PATH);
+    return new SeeOther(WELCOME_PATH);
   }
 
   @ConsolePublic()
   @Get('welcome')
-  async welcomeForm(@Req() request: ConsoleRequest, @Res() response: Response): Promise<void> {
+  async welcomeForm(@Req() request: ConsoleRequest): Promise<PageAnswer> {
     const token = this.signIn.keptWelcomeToken(request);
-    if (token === undefined) return sendPage(response, OPEN_WELCOME_LINK_AGAIN, { status: 404 });
+    if (token === undefined) return OPEN_WELCOME_LINK_AGAIN;
     const person = await this.welcomedOrNull(token);
-    if (!person) return sendPage(response, UNKNOWN_WELCOME_LINK, { status: 404 });
-    sendPage(response, welcomePage(person.email, person.organisationName));
+    if (!person) return UNKNOWN_WELCOME_LINK;
+    return welcomePage(person.email, person.organisationName);
   }
 
   @ConsolePublic()
@@ -144,11 +163,11 @@ export class SignInController {
   async choosePassword(
     @Req() request: ConsoleRequest,
     @Form() form: FormFields,
-    @Res() response: Response,
-  ): Promise<void> {
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<PageAnswer> {
     const token = this.signIn.keptWelcomeToken(request);
-    if (token === undefined) return sendPage(response, OPEN_WELCOME_LINK_AGAIN, { status: 404 });
-    await this.choose(token, form, request, response);
+    if (token === undefined) return OPEN_WELCOME_LINK_AGAIN;
+    return this.choose(token, form, request, response);
   }
 
   /**
@@ -161,21 +180,26 @@ export class SignInController {
     @Param('token') token: string,
     @Req() request: ConsoleRequest,
     @Form() form: FormFields,
-    @Res() response: Response,
-  ): Promise<void> {
-    await this.choose(token, form, request, response);
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<PageAnswer> {
+    return this.choose(token, form, request, response);
   }
 
   /** Spends the link and signs the person in; a password the rules refuse shows the form again, the token kept. */
-  private async choose(token: string, form: FormFields, request: ConsoleRequest, response: Response): Promise<void> {
+  private async choose(
+    token: string,
+    form: FormFields,
+    request: ConsoleRequest,
+    response: Response,
+  ): Promise<PageAnswer> {
     try {
       await this.signIn.choosePassword(token, form.text('password'), request, response);
-      seeOther(response, HOME);
+      return HOME;
     } catch (error) {
       if (!(error instanceof AppError) || error.status !== 400) throw error;
       const person = await this.signIn.welcomed(token);
       this.signIn.keepWelcomeToken(token, request, response);
-      sendPage(response, welcomePage(person.email, person.organisationName, error.message), { status: 400 });
+      return new PageWith(welcomePage(person.email, person.organisationName, error.message), { status: 400 });
     }
   }
 

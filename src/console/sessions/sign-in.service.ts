@@ -1,9 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import type { Response } from 'express';
+import { ActivityLog } from '../../audit/activity-log';
 import { Database } from '../../database/database';
+import type { Actor } from '../../database/write-context';
 import { NotFoundError } from '../../errors/errors';
-import { ActivityService, actorOf } from '../activity/activity.service';
 import { ConsoleRequest } from '../http/console-request';
+import { consoleActor } from '../http/console-write';
 import { ConsoleSealer } from '../http/sealer';
 import { ConsoleUsersRepository, SignInCandidate } from '../people/console-users.repository';
 import { welcomeTokenHash } from '../people/people.service';
@@ -39,7 +41,7 @@ export class SignInService {
     private readonly sessionRows: SessionsRepository,
     private readonly sessions: SessionsService,
     private readonly sso: SsoService,
-    private readonly activity: ActivityService,
+    private readonly activity: ActivityLog,
     private readonly database: Database,
     private readonly sealer: ConsoleSealer,
   ) {}
@@ -63,12 +65,12 @@ export class SignInService {
     if (locked || !matches || !person?.passwordHash) {
       if (!locked && trimmed !== '') await this.sessionRows.recordFailedSignIn(trimmed, now);
       if (person) {
-        await this.activity.record(person.organisationId, {
-          actor: person.email,
-          action: 'failed sign-in',
-          target: locked ? 'locked after repeated failures' : null,
-          clientAddress: request.clientAddress,
-        });
+        await this.activity.record(
+          person.organisationId,
+          personActor(person, request),
+          'failed sign-in',
+          locked ? 'locked after repeated failures' : null,
+        );
       }
       return { kind: 'refused' };
     }
@@ -114,11 +116,7 @@ export class SignInService {
       }
       await this.users.setPasswordHash(person.organisationId, person.id, hash, manager);
       await this.sessions.endAllOf(person.organisationId, person.id, manager);
-      await this.activity.record(
-        person.organisationId,
-        { actor: person.email, action: 'password chosen', clientAddress: request.clientAddress },
-        manager,
-      );
+      await this.activity.record(person.organisationId, personActor(person, request), 'password chosen', null, manager);
     });
     await this.sessionRows.clearFailedSignIns(person.email);
     forgetWelcomeToken(request, response);
@@ -128,7 +126,7 @@ export class SignInService {
   async signOut(request: ConsoleRequest, response: Response): Promise<void> {
     const viewer = request.viewer!;
     await this.sessions.end(viewer, response, request.viaHttps === true);
-    await this.activity.recordAs(viewer.organisationId, actorOf(request), 'sign-out');
+    await this.activity.record(viewer.organisationId, consoleActor(request), 'sign-out', null);
   }
 
   private async start(
@@ -147,7 +145,9 @@ export class SignInService {
       );
       await this.activity.record(
         person.organisationId,
-        { actor: person.email, action: 'sign-in', target: `with ${how}`, clientAddress: request.clientAddress },
+        personActor(person, request),
+        'sign-in',
+        `with ${how}`,
         manager,
       );
     });
@@ -166,4 +166,9 @@ export class SignInService {
     const earliest = failures[failures.length - 1];
     return latest.getTime() - earliest.getTime() <= LOCKOUT_WINDOW_MS && now.getTime() - latest.getTime() < LOCKOUT_MS;
   }
+}
+
+/** A person of the console before their session exists (signing in, choosing a password), as the actor. */
+function personActor(person: SignInCandidate, request: ConsoleRequest): Actor {
+  return { type: 'console', id: person.id, email: person.email, clientAddress: request.clientAddress ?? null };
 }

@@ -43,4 +43,33 @@ export class SsoRepository {
     );
     return removed === 1;
   }
+
+  /**
+   * A rotation of the service secret, across every organisation: up to `limit` client secrets not sealed with the
+   * key whose sealed values start with `prefix`, locked (skipping those a change of the settings holds).
+   */
+  async lockSealedOtherwise(
+    prefix: Buffer,
+    limit: number,
+    manager?: EntityManager,
+  ): Promise<Array<{ organisationId: string; clientSecretSealed: Buffer }>> {
+    return this.database.manager(manager).query(
+      `SELECT organisation_id AS "organisationId", client_secret_sealed AS "clientSecretSealed"
+         FROM console_sso
+        WHERE substring(client_secret_sealed FROM 1 FOR octet_length($1::bytea)) <> $1::bytea
+        LIMIT $2
+          FOR UPDATE SKIP LOCKED`,
+      [prefix, limit],
+    );
+  }
+
+  /** Replaces the client secret with the same secret sealed again (lockSealedOtherwise locked it). */
+  async replaceSealed(organisationId: string, clientSecretSealed: Buffer, manager?: EntityManager): Promise<void> {
+    await this.database
+      .manager(manager)
+      .query(`UPDATE console_sso SET client_secret_sealed = $2 WHERE organisation_id = $1`, [
+        organisationId,
+        clientSecretSealed,
+      ]);
+  }
 }

@@ -1,9 +1,10 @@
 import { HttpStatus, Inject, Injectable } from '@nestjs/common';
 import type { Response } from 'express';
+import { ActivityLog } from '../../audit/activity-log';
 import { APP_CONFIG, AppConfig } from '../../config/config';
 import { Database } from '../../database/database';
+import type { Actor } from '../../database/write-context';
 import { AppError, ErrorCode, NotFoundError, ValidationError } from '../../errors/errors';
-import { ActivityService, Actor } from '../activity/activity.service';
 import { ConsoleRequest } from '../http/console-request';
 import { clearCookie, readCookie, setCookie } from '../http/cookies';
 import { ConsoleSealer } from '../http/sealer';
@@ -40,7 +41,8 @@ const FLOW_CONTEXT = 'console-sso-flow';
 const FLOW_MS = 10 * 60_000;
 export const SSO_CALLBACK_PATH = '/console/sso/callback';
 
-const sealingContext = (organisationId: string) => `console-sso:${organisationId}`;
+/** What an organisation's client secret is sealed for: its row. */
+export const sealingContext = (organisationId: string) => `console-sso:${organisationId}`;
 
 /**
  * Single sign-on per organisation with OpenID Connect (decisions.md, "Signing in"): the authorization code flow
@@ -53,7 +55,7 @@ export class SsoService {
     private readonly settings: SsoRepository,
     private readonly users: ConsoleUsersRepository,
     private readonly sealer: ConsoleSealer,
-    private readonly activity: ActivityService,
+    private readonly activity: ActivityLog,
     private readonly database: Database,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
@@ -71,14 +73,14 @@ export class SsoService {
     const clientSecretSealed = this.sealer.seal(settings.clientSecret, sealingContext(organisationId));
     await this.database.transaction(async (manager) => {
       await this.settings.upsert(organisationId, { issuer, clientId, clientSecretSealed }, new Date(), manager);
-      await this.activity.recordAs(organisationId, actor, 'single sign-on set', issuer, manager);
+      await this.activity.record(organisationId, actor, 'single sign-on set', issuer, manager);
     });
   }
 
   async remove(organisationId: string, actor: Actor): Promise<void> {
     await this.database.transaction(async (manager) => {
       if (!(await this.settings.delete(organisationId, manager))) throw new NotFoundError('Single sign-on');
-      await this.activity.recordAs(organisationId, actor, 'single sign-on removed', null, manager);
+      await this.activity.record(organisationId, actor, 'single sign-on removed', null, manager);
     });
   }
 
@@ -154,12 +156,17 @@ export class SsoService {
     const person =
       email === undefined || identity?.email_verified === false ? null : await this.users.findByEmail(email);
     if (!person || person.organisationId !== flow.organisationId) {
-      await this.activity.record(flow.organisationId, {
-        actor: email ?? 'unknown',
-        action: 'failed sign-in',
-        target: 'single sign-on: not a person of this console',
-        clientAddress: request.clientAddress,
-      });
+      const visitor: Actor = {
+        type: 'visitor',
+        claimed: email ?? 'unknown',
+        clientAddress: request.clientAddress ?? null,
+      };
+      await this.activity.record(
+        flow.organisationId,
+        visitor,
+        'failed sign-in',
+        'single sign-on: not a person of this console',
+      );
       throw new SsoRefusedError('Your sign-in service signed you in as someone this console does not know.');
     }
     return person;
@@ -179,7 +186,7 @@ export class SsoService {
     const settings = await this.settings.find(organisationId);
     if (!settings) throw new SsoRefusedError('Your organisation no longer signs in with single sign-on.');
     const secret = this.sealer.open(settings.clientSecretSealed, sealingContext(organisationId));
-    if (secret === undefined) throw new Error('The SSO client secret cannot be opened with WEBHOOK_SECRET_KEY');
+    if (secret === undefined) throw new Error('The SSO client secret cannot be opened with SERVICE_SECRET_KEY');
     const client: OpenIdClient = await openIdClient();
     try {
       const configuration = await client.discovery(

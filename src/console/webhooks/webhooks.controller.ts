@@ -1,20 +1,26 @@
 import { randomBytes } from 'node:crypto';
-import { Get, Param, Post, Query, Req, Res } from '@nestjs/common';
-import type { Response } from 'express';
+import { Get, Param, Post, Query, Req } from '@nestjs/common';
 import { validateItem } from '../../bulk/bulk';
-import { Database } from '../../database/database';
 import { ParseIdPipe } from '../../database/uuid';
 import { PageFields, PaginationQuery } from '../../pagination/pagination';
 import { CreateWebhookDto } from '../../webhooks/dto/create-webhook.dto';
 import { WebhooksService } from '../../webhooks/webhooks.service';
-import { ActivityService } from '../activity/activity.service';
 import { ConsoleController } from '../http/console-controller.decorator';
 import { requireAdmin } from '../http/console-errors';
-import { ConsoleOrgId, ConsoleRequest, ConsoleViewer, Form, FormFields, Viewer } from '../http/console-request';
+import {
+  ConsoleOrgId,
+  ConsoleRequest,
+  ConsoleViewer,
+  Flashed,
+  Form,
+  FormFields,
+  Viewer,
+} from '../http/console-request';
 import { consoleWrite } from '../http/console-write';
-import { FlashMessages } from '../http/flash';
-import { sendPage } from '../http/page-response';
+import { Html } from '../http/html';
+import { changeThenSeeOther, SeeOther } from '../http/page-answer';
 import { pageNumber } from '../http/query';
+import { Flash } from '../layout/layout';
 import { deleteEndpointPage, deliveryPage, endpointPage, newEndpointPage, webhooksPage } from './webhooks.page';
 
 const WEBHOOKS = '/console/webhooks';
@@ -38,28 +44,21 @@ const DeliveryId = () => Param('deliveryId', new ParseIdPipe('Webhook delivery')
  */
 @ConsoleController('webhooks')
 export class WebhooksConsoleController {
-  constructor(
-    private readonly webhooks: WebhooksService,
-    private readonly activity: ActivityService,
-    private readonly database: Database,
-    private readonly flash: FlashMessages,
-  ) {}
+  constructor(private readonly webhooks: WebhooksService) {}
 
   @Get()
   async list(
     @ConsoleOrgId() organisationId: string,
     @Viewer() viewer: ConsoleViewer,
-    @Req() request: ConsoleRequest,
-    @Res() response: Response,
-  ): Promise<void> {
-    const flash = this.flash.take(request, response);
-    sendPage(response, webhooksPage(viewer, await this.webhooks.list(organisationId), flash));
+    @Flashed() flash: Flash,
+  ): Promise<Html> {
+    return webhooksPage(viewer, await this.webhooks.list(organisationId), flash);
   }
 
   @Get('new')
-  newEndpoint(@Viewer() viewer: ConsoleViewer, @Req() request: ConsoleRequest, @Res() response: Response): void {
+  newEndpoint(@Viewer() viewer: ConsoleViewer, @Flashed() flash: Flash): Html {
     requireAdmin(viewer);
-    sendPage(response, newEndpointPage(viewer, this.flash.take(request, response)));
+    return newEndpointPage(viewer, flash);
   }
 
   @Post()
@@ -67,11 +66,8 @@ export class WebhooksConsoleController {
     @ConsoleOrgId() organisationId: string,
     @Form() form: FormFields,
     @Req() request: ConsoleRequest,
-    @Res() response: Response,
-  ): Promise<void> {
-    await this.flash.changeThenSeeOther(
-      request,
-      response,
+  ): Promise<SeeOther> {
+    return changeThenSeeOther(
       WEBHOOKS,
       async () => {
         const secret = form.text('secret');
@@ -81,11 +77,7 @@ export class WebhooksConsoleController {
           events: form.all('events'),
           ...(secret === '' ? {} : { secret }),
         });
-        const endpoint = await this.database.transaction(async (manager) => {
-          const created = await this.webhooks.create(organisationId, input, consoleWrite(request, manager));
-          await this.activity.recordBy(request, 'endpoint added', created.url, manager);
-          return created;
-        });
+        const endpoint = await this.webhooks.create(organisationId, input, consoleWrite(request));
         return { notice: `Added ${endpoint.url}. Open it to send a test event.` };
       },
       `${WEBHOOKS}/new`,
@@ -99,22 +91,17 @@ export class WebhooksConsoleController {
     @Query('failed') failed: unknown,
     @Query('page') page: unknown,
     @Viewer() viewer: ConsoleViewer,
-    @Req() request: ConsoleRequest,
-    @Res() response: Response,
-  ): Promise<void> {
+    @Flashed() flash: Flash,
+  ): Promise<Html> {
     const endpoint = await this.webhooks.get(organisationId, id);
     const failedOnly = failed === 'on';
     const query = Object.assign(new PaginationQuery(), { page: pageNumber(page), limit: DELIVERIES_PAGE_SIZE });
     const deliveries = await this.webhooks.listDeliveries(organisationId, id, query, { failedOnly });
-    const flash = this.flash.take(request, response);
-    sendPage(
-      response,
-      endpointPage(
-        viewer,
-        endpoint,
-        { items: deliveries.items, meta: deliveries.meta as PageFields, failedOnly },
-        flash,
-      ),
+    return endpointPage(
+      viewer,
+      endpoint,
+      { items: deliveries.items, meta: deliveries.meta as PageFields, failedOnly },
+      flash,
     );
   }
 
@@ -123,13 +110,9 @@ export class WebhooksConsoleController {
     @ConsoleOrgId() organisationId: string,
     @EndpointId() id: string,
     @Req() request: ConsoleRequest,
-    @Res() response: Response,
-  ): Promise<void> {
-    await this.flash.changeThenSeeOther(request, response, `${WEBHOOKS}/${id}`, async () => {
-      // Sent outside any transaction (it waits for the receiver), so it is recorded after its outcome.
+  ): Promise<SeeOther> {
+    return changeThenSeeOther(`${WEBHOOKS}/${id}`, async () => {
       const delivery = await this.webhooks.sendTest(organisationId, id, consoleWrite(request));
-      const endpoint = await this.webhooks.get(organisationId, id);
-      await this.activity.recordBy(request, 'test event', endpoint.url);
       const answer = delivery.statusCode === null ? (delivery.error ?? 'no answer') : `HTTP ${delivery.statusCode}`;
       return { notice: `Test event sent: ${delivery.status} (${answer}).` };
     });
@@ -140,19 +123,11 @@ export class WebhooksConsoleController {
     @ConsoleOrgId() organisationId: string,
     @EndpointId() id: string,
     @Req() request: ConsoleRequest,
-    @Res() response: Response,
-  ): Promise<void> {
-    await this.flash.changeThenSeeOther(request, response, `${WEBHOOKS}/${id}`, async () => {
+  ): Promise<SeeOther> {
+    return changeThenSeeOther(`${WEBHOOKS}/${id}`, async () => {
       const secret = randomBytes(ROTATED_SECRET_BYTES).toString('base64url');
-      await this.database.transaction(async (manager) => {
-        const endpoint = await this.webhooks.rotateSecret(
-          organisationId,
-          id,
-          { secret, overlapSeconds: ROTATION_OVERLAP_SECONDS },
-          consoleWrite(request, manager),
-        );
-        await this.activity.recordBy(request, 'secret rotated', endpoint.url, manager);
-      });
+      const overlapSeconds = ROTATION_OVERLAP_SECONDS;
+      await this.webhooks.rotateSecret(organisationId, id, { secret, overlapSeconds }, consoleWrite(request));
       return {
         notice: 'Secret rotated. For 24 hours webhook-signature also carries a signature with the previous secret.',
         reveal: { label: 'New secret', value: secret },
@@ -165,10 +140,9 @@ export class WebhooksConsoleController {
     @ConsoleOrgId() organisationId: string,
     @EndpointId() id: string,
     @Viewer() viewer: ConsoleViewer,
-    @Res() response: Response,
-  ): Promise<void> {
+  ): Promise<Html> {
     requireAdmin(viewer);
-    sendPage(response, deleteEndpointPage(viewer, await this.webhooks.get(organisationId, id)));
+    return deleteEndpointPage(viewer, await this.webhooks.get(organisationId, id));
   }
 
   @Post(':id/delete')
@@ -176,16 +150,10 @@ export class WebhooksConsoleController {
     @ConsoleOrgId() organisationId: string,
     @EndpointId() id: string,
     @Req() request: ConsoleRequest,
-    @Res() response: Response,
-  ): Promise<void> {
-    await this.flash.changeThenSeeOther(request, response, WEBHOOKS, async () => {
-      const url = await this.database.transaction(async (manager) => {
-        // Read in the transaction: the embedded database's pool has one connection, which the transaction holds.
-        const endpoint = await this.webhooks.get(organisationId, id, manager);
-        await this.webhooks.remove(organisationId, id, manager);
-        await this.activity.recordBy(request, 'endpoint deleted', endpoint.url, manager);
-        return endpoint.url;
-      });
+  ): Promise<SeeOther> {
+    return changeThenSeeOther(WEBHOOKS, async () => {
+      const { url } = await this.webhooks.get(organisationId, id);
+      await this.webhooks.remove(organisationId, id, consoleWrite(request));
       return { notice: `Deleted ${url}.` };
     });
   }
@@ -196,12 +164,11 @@ export class WebhooksConsoleController {
     @EndpointId() id: string,
     @DeliveryId() deliveryId: string,
     @Viewer() viewer: ConsoleViewer,
-    @Req() request: ConsoleRequest,
-    @Res() response: Response,
-  ): Promise<void> {
+    @Flashed() flash: Flash,
+  ): Promise<Html> {
     const endpoint = await this.webhooks.get(organisationId, id);
     const delivery = await this.webhooks.getDelivery(organisationId, id, deliveryId);
-    sendPage(response, deliveryPage(viewer, endpoint, delivery, this.flash.take(request, response)));
+    return deliveryPage(viewer, endpoint, delivery, flash);
   }
 
   @Post(':id/deliveries/:deliveryId/redeliver')
@@ -210,14 +177,9 @@ export class WebhooksConsoleController {
     @EndpointId() id: string,
     @DeliveryId() deliveryId: string,
     @Req() request: ConsoleRequest,
-    @Res() response: Response,
-  ): Promise<void> {
-    await this.flash.changeThenSeeOther(request, response, `${WEBHOOKS}/${id}`, async () => {
-      const endpoint = await this.webhooks.get(organisationId, id);
-      await this.database.transaction(async (manager) => {
-        await this.webhooks.redeliver(organisationId, id, deliveryId, consoleWrite(request, manager));
-        await this.activity.recordBy(request, 'redelivery', `${endpoint.url} (${deliveryId})`, manager);
-      });
+  ): Promise<SeeOther> {
+    return changeThenSeeOther(`${WEBHOOKS}/${id}`, async () => {
+      await this.webhooks.redeliver(organisationId, id, deliveryId, consoleWrite(request));
       return { notice: 'Redelivery queued: it shows at the top of the deliveries, pending until sent.' };
     });
   }

@@ -7,6 +7,7 @@ import { ConsoleViewer } from '../http/console-request';
 import { Html, html } from '../http/html';
 import { formatTime } from '../layout/format';
 import { Flash, signedInPage } from '../layout/layout';
+import { filterForm, pager, table, toolbar } from '../layout/table';
 
 const WEBHOOKS = '/console/webhooks';
 
@@ -27,31 +28,8 @@ export function webhooksPage(viewer: ConsoleViewer, endpoints: WebhookResponse[]
     html`<p class="muted">
         Each endpoint receives the events it names, signed, once each. Open one for its deliveries.
       </p>
-      ${
-        viewer.role === 'admin'
-          ? html`<form method="get" action="${WEBHOOKS}/new" class="toolbar">
-              <button type="submit" class="primary">Add endpoint</button>
-            </form>`
-          : ''
-      }
-      ${
-        endpoints.length === 0
-          ? html`<p>No endpoints yet.</p>`
-          : html`<div class="table-wrap">
-              <table class="stack">
-                <thead>
-                  <tr>
-                    <th scope="col">URL</th>
-                    <th scope="col">Events</th>
-                    <th scope="col">Created</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  ${endpoints.map(endpointRow)}
-                </tbody>
-              </table>
-            </div>`
-      }`,
+      ${viewer.role === 'admin' ? toolbar(`${WEBHOOKS}/new`, 'Add endpoint') : ''}
+      ${table(['URL', 'Events', 'Created'], endpoints, endpointRow, { empty: html`<p>No endpoints yet.</p>` })}`,
     flash,
   );
 }
@@ -127,37 +105,34 @@ function deliveriesSection(endpointId: string, view: DeliveriesView, admin: bool
   const query = (page: number) => `?${view.failedOnly ? 'failed=on&' : ''}page=${page}`;
   const base = `${WEBHOOKS}/${endpointId}`;
   return html`<h2 id="deliveries-heading">Deliveries</h2>
-    <form method="get" action="${base}" class="filter" aria-label="Filter deliveries">
-      <label class="check"
+    ${filterForm(
+      base,
+      html`<label class="check"
         ><input type="checkbox" name="failed" value="on" ${view.failedOnly ? html`checked` : ''} /> Failed only</label
-      >
-      <button type="submit">Show</button>
-    </form>
-    ${
-      view.items.length === 0
-        ? html`<p>No deliveries${view.failedOnly ? ' that failed' : ''} here.</p>`
-        : html`<div class="table-wrap">
-            <table class="stack" aria-labelledby="deliveries-heading">
-              <thead>
-                <tr>
-                  <th scope="col">Event</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Response</th>
-                  <th scope="col">Duration</th>
-                  <th scope="col">Sent</th>
-                  ${admin ? html`<th scope="col"><span class="visually-hidden">Redeliver</span></th>` : ''}
-                </tr>
-              </thead>
-              <tbody>
-                ${view.items.map((delivery) => deliveryRow(endpointId, delivery, admin))}
-              </tbody>
-            </table>
-          </div>`
-    }
-    <nav class="pager" aria-label="Pages">
-      ${view.meta.hasPrevPage ? html`<a href="${base}${query(view.meta.page - 1)}">Newer</a>` : ''}
-      ${view.meta.hasNextPage ? html`<a href="${base}${query(view.meta.page + 1)}">Older</a>` : ''}
-    </nav>`;
+      >`,
+      'Show',
+      { name: 'Filter deliveries' },
+    )}
+    ${table(
+      [
+        'Event',
+        'Status',
+        'Response',
+        'Duration',
+        'Sent',
+        admin ? html`<span class="visually-hidden">Redeliver</span>` : null,
+      ].filter((column) => column !== null),
+      view.items,
+      (delivery) => deliveryRow(endpointId, delivery, admin),
+      {
+        labelledBy: 'deliveries-heading',
+        empty: html`<p>No deliveries${view.failedOnly ? ' that failed' : ''} here.</p>`,
+      },
+    )}
+    ${pager(
+      { label: 'Newer', href: view.meta.hasPrevPage ? `${base}${query(view.meta.page - 1)}` : null },
+      { label: 'Older', href: view.meta.hasNextPage ? `${base}${query(view.meta.page + 1)}` : null },
+    )}`;
 }
 
 /** An endpoint: what it receives, its buttons (admins), its deliveries newest first. */

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
-import type { Actor } from '../../../database/write-context';
+import type { EventActor } from '../../../database/write-context';
 import type { Changes } from '../../changes';
 import { FEED_EVENT_NAMES } from '../../domain-events';
 
@@ -8,7 +8,7 @@ import { FEED_EVENT_NAMES } from '../../domain-events';
  * (`retention`, no id: a leaver's erasure) or a console person (`console`, `id`: their id; an erasure there).
  */
 @ApiSchema({ name: 'EventActor' })
-export class EventActor {
+export class EventActorSchema {
   @ApiProperty({ enum: ['api_key', 'cli', 'retention', 'console'] })
   type: 'api_key' | 'cli' | 'retention' | 'console';
 
@@ -54,8 +54,8 @@ export class EventResponse {
   })
   changes?: Changes;
 
-  @ApiProperty({ type: EventActor })
-  actor: Actor;
+  @ApiProperty({ type: EventActorSchema })
+  actor: EventActor;
 
   @ApiProperty({
     type: 'string',

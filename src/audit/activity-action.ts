@@ -1,6 +1,6 @@
 /**
- * What the activity log records, as the Activity page shows it (decisions.md, "Activity"). The console's pages
- * and the command line record these; a new page adds its actions here.
+ * What the activity log records, as the Activity page shows it (docs/api-decisions.md, "Activity"): what people
+ * do in the console and the command line does to keys. A new kind of change adds its action here.
  */
 export const ACTIVITY_ACTIONS = [
   'sign-in',
@@ -25,6 +25,3 @@ export const ACTIVITY_ACTIONS = [
 ] as const;
 
 export type ActivityAction = (typeof ACTIVITY_ACTIONS)[number];
-
-/** Who did it when no person of the console did: the operator's command line. */
-export const CLI_ACTOR = 'cli';

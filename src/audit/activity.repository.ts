@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { Database } from '../../database/database';
+import { Database } from '../database/database';
 import { ActivityAction } from './activity-action';
 
 export interface ActivityEntry {
