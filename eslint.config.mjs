@@ -37,11 +37,13 @@ const FOLDERS = {
   events: [...FOUNDATION, 'auth', 'retention'],
   idempotency: [...FOUNDATION, 'auth', 'events', 'retention'],
   metrics: FOUNDATION,
-  employees: [...FOUNDATION, 'auth', 'events', 'idempotency', 'retention', 'skills'],
+  // Versions of resources: If-Match and Base-Version, checked against one resource's events in the feed.
+  versions: [...FOUNDATION, 'events'],
+  employees: [...FOUNDATION, 'auth', 'events', 'idempotency', 'retention', 'skills', 'versions'],
   skills: [...FOUNDATION, 'auth', 'events', 'idempotency', 'retention'],
   ratings: [...FOUNDATION, 'auth', 'events', 'idempotency', 'retention', 'employees', 'skills'],
   positions: [...FOUNDATION, 'auth', 'events', 'retention', 'employees', 'ratings', 'skills'],
-  webhooks: [...FOUNDATION, 'audit', 'auth', 'events', 'idempotency', 'retention', 'metrics'],
+  webhooks: [...FOUNDATION, 'audit', 'auth', 'events', 'idempotency', 'retention', 'metrics', 'versions'],
   // Erasure and the personal-data export run the redactions and reads of every feature that holds a person.
   privacy: [
     ...FOUNDATION,
@@ -55,7 +57,10 @@ const FOLDERS = {
     'positions',
     'skills',
     'webhooks',
+    'versions',
   ],
+  // GET …/history: one resource's events, for the resources it names.
+  history: [...FOUNDATION, 'auth', 'events', 'versions'],
   health: [...FOUNDATION, 'auth', 'metrics'],
   'rate-limit': [...FOUNDATION, 'auth', 'metrics'],
   // The Settings and data pages: their own people, sessions and guard; they call the services of the features they show.

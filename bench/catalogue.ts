@@ -3,11 +3,12 @@
  * from the real ESCO files in BENCH_ESCO_DIR when given, else generated in their shape from the excerpt in
  * test/fixtures/esco (its rows copied with numbered labels and conceptUris, relations kept within each copy).
  * Measures: `skills import-esco` first run and second run (no change), then at 10 connections
- * POST /skills/resolve of 1,000 names (90 % names and aliases, 10 % misspelt) and GET /skills?groupId=<a top
+ * POST /skills/resolve of 1,000 names and aliases (some misspelt, see BENCH_MISSPELT) and GET /skills?groupId=<a top
  * group>. Needs PostgreSQL: BENCH_DATABASE_URL, else 127.0.0.1:5432, on a database of its own (made anew,
  * dropped afterwards). Run: npm run bench:catalogue
  *
- * Env: BENCH_ESCO_DIR, BENCH_REQUESTS (per measured request kind, 200), BENCH_CONNECTIONS (10), BENCH_KEEP_DATABASE
+ * Env: BENCH_ESCO_DIR, BENCH_REQUESTS (per measured request kind, 200), BENCH_CONNECTIONS (10), BENCH_MISSPELT
+ * (misspelt names per resolve request, one measurement each: '0,10'), BENCH_KEEP_DATABASE
  * (leave the database for a look afterwards).
  */
 import 'reflect-metadata';
@@ -29,6 +30,8 @@ const ESCO_SKILLS = 13_939;
 const ESCO_GROUPS = 640;
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 200);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
+/** How many of each resolve request's 1,000 names are misspelt, one measurement each. */
+const MISSPELT = (process.env.BENCH_MISSPELT ?? '0,10').split(',').map(Number);
 const EXCERPT = join(__dirname, '..', 'test', 'fixtures', 'esco');
 const DATABASE_URL =
   process.env.BENCH_DATABASE_URL ?? `postgres://postgres@127.0.0.1:5432/skills_catalogue_bench_test_${process.pid}`;
@@ -159,16 +162,25 @@ async function main(): Promise<void> {
     console.error(JSON.stringify(results));
 
     const skills = read(directory, 'skills_en.csv').rows;
-    const known = skills.flatMap((row) => [row.preferredLabel, ...row.altLabels.split('\n')]).filter(Boolean);
-    const names = (request: number) =>
+    const known = skills
+      .flatMap((row) => [row.preferredLabel, ...row.altLabels.split('\n')])
+      .map((label) => label.trim())
+      .filter(Boolean);
+    // `misspelt` names in 1,000 lose a letter from their middle, so they resolve to none, with suggestions.
+    const names = (request: number, misspelt: number) =>
       Array.from({ length: 1000 }, (_v, index) => {
         const name = known[(request * 7919 + index * 104_729) % known.length];
-        // One name in ten misspelt: a letter dropped from its middle, so it resolves to none, with suggestions.
-        return index % 10 === 0 ? name.slice(0, name.length >> 1) + name.slice((name.length >> 1) + 1) : name;
+        return index < misspelt ? name.slice(0, name.length >> 1) + name.slice((name.length >> 1) + 1) : name;
       });
-    results.resolve1000 = await measure((request) =>
-      fetch(`${base}/skills/resolve`, { method: 'POST', headers, body: JSON.stringify({ names: names(request) }) }),
-    );
+    for (const misspelt of MISSPELT) {
+      results[`resolve1000with${misspelt}misspelt`] = await measure((request) =>
+        fetch(`${base}/skills/resolve`, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify({ names: names(request, misspelt) }),
+        }),
+      );
+    }
     const roots = await fetch(`${base}/skill-groups?parentId=root&limit=100`, { headers });
     const top = ((await roots.json()) as { data: Array<{ id: string; name: string }> }).data.find(
       (group) => group.name === 'skills',

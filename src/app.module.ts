@@ -17,6 +17,7 @@ import { ENTITIES } from './entities';
 import { EventsModule } from './events/events.module';
 import { EventsFeedModule } from './events/feed/events-feed.module';
 import { HealthModule } from './health/health.module';
+import { HistoryModule } from './history/history.module';
 import { loggerParams } from './http/logging';
 import { RequestInputGuard } from './http/request-input.guard';
 import { IdempotencyModule } from './idempotency/idempotency.module';
@@ -49,6 +50,7 @@ const FEATURE_MODULES = [
   WebhooksModule,
   EventsFeedModule,
   PrivacyModule,
+  HistoryModule,
   RetentionModule,
 ];
 

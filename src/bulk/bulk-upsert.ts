@@ -52,6 +52,16 @@ export interface UpsertRules<T extends Upsertable, C extends object, U extends o
   acrossItems?(): (resource: T) => void;
   /** What the POST or PATCH would have recorded for the change, as of `now`. */
   eventsOf(change: PlannedChange<T>, now: Date): E[];
+  /**
+   * Checks the valid items' changes against their locked resources before anything is written (the versions
+   * an item names: If-Match and Base-Version item by item), failing the items it refuses with an AppError each.
+   */
+  checkPlanned?(
+    organisationId: string,
+    items: unknown[],
+    planned: PlannedChange<T>[],
+    manager: EntityManager,
+  ): Promise<void>;
 }
 
 /**
@@ -73,7 +83,11 @@ export function upsertItems<T extends Upsertable, C extends object, U extends ob
     const stored = await rules.lockByKeys(organisationId, keys, manager);
     const byKey = new Map(stored.map((resource) => [rules.storedKeyOf(resource), resource]));
     const now = new Date();
-    const planned = planUpserts(organisationId, items, outcomes, rules, byKey, now);
+    let planned = planUpserts(organisationId, items, outcomes, rules, byKey, now);
+    if (rules.checkPlanned) {
+      await rules.checkPlanned(organisationId, items, planned, manager);
+      planned = planned.filter((change) => change.outcome.pending);
+    }
     const { repository } = rules;
     const written = await writeChanges(database, manager, planned, {
       // Updates go first, so a unique value one of them frees is free for a resource created in the same request.

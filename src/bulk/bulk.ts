@@ -30,7 +30,9 @@ export type BulkStatus = 'created' | 'updated' | 'unchanged' | 'failed';
 
 @ApiSchema({ name: 'BulkItemError' })
 export class BulkItemErrorResponse {
-  @ApiProperty({ enum: [ErrorCode.VALIDATION_ERROR, ErrorCode.CONFLICT, ErrorCode.NOT_FOUND] })
+  @ApiProperty({
+    enum: [ErrorCode.VALIDATION_ERROR, ErrorCode.CONFLICT, ErrorCode.NOT_FOUND, ErrorCode.PRECONDITION_FAILED],
+  })
   code: ErrorCode;
   @ApiProperty()
   message: string;

@@ -29,6 +29,7 @@ describe('loadConfig', () => {
       shutdownTimeoutMs: 25000,
       httpKeepAliveTimeoutMs: 65000,
       consoleEnabled: true,
+      requireIfMatch: false,
       consoleSessionIdleMinutes: 30,
       consoleTrustedProxies: [],
       publicUrl: 'http://localhost:3000',

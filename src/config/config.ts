@@ -61,6 +61,8 @@ export interface AppConfig {
   logFormat?: 'json' | 'pretty';
   /** Whether /console serves the Settings pages; false: every /console path is 404. */
   consoleEnabled: boolean;
+  /** Whether a PATCH or DELETE of a versioned resource must name a version (If-Match, or Base-Version): else 428. */
+  requireIfMatch: boolean;
   /** A console session unused this long ends (it ends 12 h after sign-in in any case). */
   consoleSessionIdleMinutes: number;
   /**
@@ -162,6 +164,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     httpKeepAliveTimeoutMs: integer(read, 'HTTP_KEEP_ALIVE_TIMEOUT_MS', 65000, 1),
     logFormat,
     consoleEnabled: boolean(read, 'CONSOLE_ENABLED', true),
+    requireIfMatch: boolean(read, 'REQUIRE_IF_MATCH', false),
     consoleSessionIdleMinutes: integer(read, 'CONSOLE_SESSION_IDLE_MINUTES', 30, 1, 720),
     consoleTrustedProxies: addressRanges(read, 'CONSOLE_TRUSTED_PROXIES'),
     publicUrl: publicOrigin(read, port),

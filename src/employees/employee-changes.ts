@@ -24,8 +24,12 @@ export function newEmployee(organisationId: string, input: CreateEmployeeDto, no
     isHRTeamMember: input.isHRTeamMember ?? false,
     createdAt: now,
     updatedAt: now,
+    version: 1,
   };
 }
+
+/** The fields an employee event without `changes` changed: a DELETE's employee.deactivated sets leftAt. */
+export const EMPLOYEE_IMPLIED_CHANGES: Record<string, string[]> = { 'employee.deactivated': ['leftAt'] };
 
 /** Copies the supplied fields of a PATCH onto the employee; absent (undefined) fields keep their value. */
 export function applyChanges(employee: Employee, input: UpdateEmployeeDto): void {

@@ -9,6 +9,7 @@ import { WriteContext } from '../database/write-context';
 import { Idempotent } from '../idempotency/idempotency.interceptor';
 import { ApiEnvelope, ApiErrors } from '../openapi/api-envelope.decorators';
 import { Page } from '../pagination/pagination';
+import { ApiPreconditions, Preconditions, WritePreconditions } from '../versions/preconditions';
 import { BulkEmployeesDto } from './dto/bulk-employees.dto';
 import { CreateEmployeeDto } from './dto/create-employee.dto';
 import { DeactivatedEmployeeResponse, EmployeeDetailResponse, EmployeeResponse } from './dto/employee.response';
@@ -102,25 +103,29 @@ export class EmployeesController {
       'Change an employee (emits employee.updated, then employee.deactivated when it sets leftAt on an active one)',
   })
   @ApiEnvelope(EmployeeResponse)
-  @ApiErrors(400, 404, 409)
+  @ApiPreconditions({ merges: true })
+  @ApiErrors(400, 404, 409, 412, 428)
   update(
     @OrgId() organisationId: string,
     @EmployeeId() id: string,
     @Body() body: UpdateEmployeeDto,
     @Write() write: WriteContext,
+    @WritePreconditions({ merges: true }) preconditions: Preconditions,
   ): Promise<EmployeeResponse> {
-    return this.employees.update(organisationId, id, body, write);
+    return this.employees.update(organisationId, id, body, write, preconditions);
   }
 
   @Delete(':id')
   @ApiOperation({ summary: 'Deactivate an employee (soft delete; idempotent; emits employee.deactivated once)' })
   @ApiEnvelope(DeactivatedEmployeeResponse)
-  @ApiErrors(404)
+  @ApiPreconditions()
+  @ApiErrors(400, 404, 412, 428)
   deactivate(
     @OrgId() organisationId: string,
     @EmployeeId() id: string,
     @Write() write: WriteContext,
+    @WritePreconditions() preconditions: Preconditions,
   ): Promise<DeactivatedEmployeeResponse> {
-    return this.employees.deactivate(organisationId, id, write);
+    return this.employees.deactivate(organisationId, id, write, preconditions);
   }
 }

@@ -28,12 +28,11 @@ interface DetailRow extends EmployeeFields {
 }
 
 /**
- * The employees table, its organisation aside: selects read rows under EmployeeFields' names (so they map with
- * toEmployeeResponse without TypeORM's entity hydration; pg already returns timestamptz as Date), writes bind
- * one array per column, and the changeable columns are what a PATCH or bulk item may change. insert_employees
- * (sql/insert-employees.sql) takes its arrays in this order.
+ * The employees table's written columns, its organisation aside: writes bind one array per column, and the
+ * changeable columns are what a PATCH or bulk item may change. insert_employees (sql/insert-employees.sql) takes
+ * its arrays in this order.
  */
-export const EMPLOYEE_COLUMNS = new ColumnMap<EmployeeFields>([
+const WRITTEN_COLUMNS = new ColumnMap<EmployeeFields>([
   { property: 'id', column: 'id', type: 'uuid' },
   { property: 'personnelNumber', column: 'personnel_number', type: 'text', changeable: true },
   { property: 'firstName', column: 'first_name', type: 'text', changeable: true },
@@ -49,14 +48,24 @@ export const EMPLOYEE_COLUMNS = new ColumnMap<EmployeeFields>([
   { property: 'updatedAt', column: 'updated_at', type: 'timestamptz' },
 ]);
 
+/**
+ * Every column read, its organisation aside: selects read rows under EmployeeFields' names (so they map with
+ * toEmployeeResponse without TypeORM's entity hydration; pg already returns timestamptz as Date). The version is
+ * read, never written: a trigger moves it (migration 1763766100000).
+ */
+export const EMPLOYEE_COLUMNS = new ColumnMap<EmployeeFields>([
+  ...WRITTEN_COLUMNS.columns,
+  { property: 'version', column: 'version', type: 'integer' },
+]);
+
 /** What a PATCH writes beside updated_at. */
-const CHANGEABLE = EMPLOYEE_COLUMNS.changeable();
+const CHANGEABLE = WRITTEN_COLUMNS.changeable();
 
 /**
  * The no-op-aware UPDATEs of one and of many rows (ColumnMap.updateOne, updateMany), guarded by the unique keys
  * in the order of their indexes (migration 1763762500000).
  */
-const GUARDED = EMPLOYEE_COLUMNS.guardedBy([
+const GUARDED = WRITTEN_COLUMNS.guardedBy([
   { constraint: 'employees_personnel_number_key', column: 'personnel_number' },
   { constraint: 'employees_business_email_key', column: 'business_email', lower: true },
 ]);
@@ -154,12 +163,12 @@ export class EmployeesRepository {
   /**
    * The employee joined to its skills (each with its latest rating), in one round trip: one row per
    * skill, or one row with null skill columns when it has none. Null when there is no such employee. The
-   * statement is the function `employee_detail` (sql/employee-detail.sql), whose plan the database keeps.
+   * statement is the function `employee_detail_v2` (sql/employee-detail-v2.sql), whose plan the database keeps.
    */
   async findDetail(organisationId: string, id: string, manager?: EntityManager): Promise<EmployeeDetailRecord | null> {
     const rows = await this.database
       .manager(manager)
-      .query<DetailRow[]>('SELECT * FROM employee_detail($1, $2)', [organisationId, id]);
+      .query<DetailRow[]>('SELECT * FROM employee_detail_v2($1, $2)', [organisationId, id]);
     if (rows.length === 0) return null;
     return {
       employee: rows[0],
@@ -271,8 +280,8 @@ export class EmployeesRepository {
     const [{ conflict }] = await this.database
       .manager(manager)
       .query<{ conflict: string | null }[]>(
-        `SELECT insert_employees($1, ${EMPLOYEE_COLUMNS.placeholders(2)}) AS conflict`,
-        [organisationId, ...EMPLOYEE_COLUMNS.arrays(employees)],
+        `SELECT insert_employees($1, ${WRITTEN_COLUMNS.placeholders(2)}) AS conflict`,
+        [organisationId, ...WRITTEN_COLUMNS.arrays(employees)],
       );
     if (conflict) throw takenError(conflict, EMPLOYEE_UNIQUE_MESSAGES);
   }
@@ -283,7 +292,7 @@ export class EmployeesRepository {
    */
   async updateMany(organisationId: string, employees: Employee[], manager?: EntityManager): Promise<string[]> {
     if (employees.length === 0) return [];
-    const values = [organisationId, ...EMPLOYEE_COLUMNS.arrays(employees)];
+    const values = [organisationId, ...WRITTEN_COLUMNS.arrays(employees)];
     const written = this.database.manager(manager).query<GuardedRow[]>(UPDATE_MANY, values);
     return writtenIds(
       await mapConstraintErrors(written, { unique: EMPLOYEE_UNIQUE_MESSAGES }),

@@ -1,10 +1,14 @@
 import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
 import { Database } from '../database/database';
 import { WriteContext } from '../database/write-context';
 import { NotFoundError } from '../errors/errors';
+import { changesBetween } from '../events/changes';
 import { DomainEvents } from '../events/domain-events';
 import { ListCursors, ListIdentity } from '../pagination/cursor';
 import { Page } from '../pagination/pagination';
+import { Preconditions } from '../versions/preconditions';
+import { ResourceVersions } from '../versions/resource-versions';
 import { CreateEmployeeDto } from './dto/create-employee.dto';
 import {
   DeactivatedEmployeeResponse,
@@ -15,8 +19,9 @@ import {
 } from './dto/employee.response';
 import { ListEmployeesQuery } from './dto/list-employees.query';
 import { UpdateEmployeeDto } from './dto/update-employee.dto';
-import { applyChanges, newEmployee, updateEvents } from './employee-changes';
+import { applyChanges, EMPLOYEE_IMPLIED_CHANGES, newEmployee, updateEvents } from './employee-changes';
 import { EmployeesRepository } from './employees.repository';
+import { Employee } from './entities/employee.entity';
 
 @Injectable()
 export class EmployeesService {
@@ -25,6 +30,7 @@ export class EmployeesService {
     private readonly employees: EmployeesRepository,
     private readonly events: DomainEvents,
     private readonly cursors: ListCursors,
+    private readonly versions: ResourceVersions,
   ) {}
 
   async list(organisationId: string, query: ListEmployeesQuery): Promise<Page<EmployeeResponse>> {
@@ -53,21 +59,30 @@ export class EmployeesService {
   /**
    * Emits employee.updated with what the change altered (the row is locked and read first, so its previous
    * values cost no extra round trip), then employee.deactivated when the change sets leftAt on an active one.
-   * A PATCH that sends the current values changes nothing: updatedAt stays and nothing is emitted.
+   * A PATCH that sends the current values changes nothing: updatedAt and version stay and nothing is emitted.
+   * If-Match and Base-Version are checked under the row's lock (ResourceVersions): a refusal writes nothing.
    */
   async update(
     organisationId: string,
     id: string,
     input: UpdateEmployeeDto,
     write: WriteContext,
+    preconditions: Preconditions = {},
   ): Promise<EmployeeResponse> {
     return this.database.transaction(async (manager) => {
       const employee = await this.employees.findForUpdate(organisationId, id, manager);
       const changed = { ...employee };
       const now = new Date();
       applyChanges(changed, input);
+      const current = toEmployeeResponse(employee);
+      const changes = Object.keys(changesBetween(current, toEmployeeResponse(changed)));
+      if ((await this.checkVersion(organisationId, employee, preconditions, manager, changes)) === 'in-place') {
+        return current;
+      }
       if (!(await this.employees.update(organisationId, changed, now, manager))) return toEmployeeResponse(employee);
       changed.updatedAt = now;
+      // The trigger moved the locked row's version by one in the UPDATE.
+      changed.version = employee.version + 1;
       for (const event of updateEvents(employee, changed, now)) {
         await this.events.publish(manager, organisationId, event.name, event.data, now, event.changes);
       }
@@ -76,16 +91,49 @@ export class EmployeesService {
   }
 
   /** Soft delete; deleting an already deactivated employee changes nothing and emits nothing. */
-  async deactivate(organisationId: string, id: string, write: WriteContext): Promise<DeactivatedEmployeeResponse> {
+  async deactivate(
+    organisationId: string,
+    id: string,
+    write: WriteContext,
+    preconditions: Preconditions = {},
+  ): Promise<DeactivatedEmployeeResponse> {
     return this.database.transaction(async (manager) => {
       const employee = await this.employees.findForUpdate(organisationId, id, manager);
+      await this.checkVersion(organisationId, employee, preconditions, manager);
       if (employee.leftAt !== null) return { id, leftAt: employee.leftAt.toISOString() };
       const now = new Date();
       employee.leftAt = now;
       employee.updatedAt = now;
+      employee.version += 1;
       await this.employees.deactivate(organisationId, id, now, manager);
       await this.events.publish(manager, organisationId, 'employee.deactivated', toEmployeeResponse(employee), now);
       return { id, leftAt: now.toISOString() };
     }, write);
+  }
+
+  /**
+   * If-Match, Base-Version and REQUIRE_IF_MATCH for a write of the locked `employee` (ResourceVersions):
+   * `changes`, a PATCH's changed fields; none for a write of the whole employee (DELETE, erase).
+   */
+  checkVersion(
+    organisationId: string,
+    employee: Employee,
+    preconditions: Preconditions,
+    manager: EntityManager,
+    changes?: string[],
+  ) {
+    return this.versions.check(
+      organisationId,
+      employee.id,
+      {
+        resource: 'Employee',
+        current: employee.version,
+        preconditions,
+        changes,
+        representation: toEmployeeResponse(employee),
+        impliedBy: EMPLOYEE_IMPLIED_CHANGES,
+      },
+      manager,
+    );
   }
 }

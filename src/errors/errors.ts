@@ -7,6 +7,8 @@ export enum ErrorCode {
   FORBIDDEN = 'FORBIDDEN',
   NOT_FOUND = 'NOT_FOUND',
   CONFLICT = 'CONFLICT',
+  PRECONDITION_FAILED = 'PRECONDITION_FAILED',
+  PRECONDITION_REQUIRED = 'PRECONDITION_REQUIRED',
   PAYLOAD_TOO_LARGE = 'PAYLOAD_TOO_LARGE',
   UNSUPPORTED_MEDIA_TYPE = 'UNSUPPORTED_MEDIA_TYPE',
   IDEMPOTENCY_KEY_REUSED = 'IDEMPOTENCY_KEY_REUSED',
@@ -51,6 +53,27 @@ export class NotFoundError extends AppError {
 export class ConflictError extends AppError {
   constructor(message: string, details?: FieldError[]) {
     super(HttpStatus.CONFLICT, ErrorCode.CONFLICT, message, details);
+  }
+}
+
+/** 409 that names the fields it is about (a Base-Version merge that would undo a change it never saw). */
+export class FieldsConflictError extends AppError {
+  constructor(message: string, details?: FieldError[]) {
+    super(HttpStatus.CONFLICT, ErrorCode.CONFLICT, message, details);
+  }
+}
+
+/** An If-Match that names another version than the resource's: nothing was written (RFC 9110). */
+export class PreconditionFailedError extends AppError {
+  constructor(message: string, details?: FieldError[]) {
+    super(HttpStatus.PRECONDITION_FAILED, ErrorCode.PRECONDITION_FAILED, message, details);
+  }
+}
+
+/** REQUIRE_IF_MATCH is on and the write names no version (RFC 6585). */
+export class PreconditionRequiredError extends AppError {
+  constructor(message: string) {
+    super(HttpStatus.PRECONDITION_REQUIRED, ErrorCode.PRECONDITION_REQUIRED, message);
   }
 }
 

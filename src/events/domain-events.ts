@@ -24,6 +24,31 @@ function employeeNamedBy(event: PublishedEvent): string | null {
   return named !== null && isUuid(named) ? named : null;
 }
 
+/**
+ * The resource each event of a resource with a history is about (its data's id), and its version after the
+ * change (data.version; an event whose data has none, employee.erased, gives it as `resourceVersion`). Stored
+ * beside the event, so GET …/history and the fields changed since a version (If-Match, Base-Version) find one
+ * resource's events by index. Events not named here are about no such resource.
+ */
+const RESOURCE_EVENTS: ReadonlySet<string> = new Set([
+  'employee.created',
+  'employee.updated',
+  'employee.deactivated',
+  'employee.erased',
+  'skill.created',
+  'skill.updated',
+  'skill.deleted',
+]);
+
+/** The resource the event is about and its version after the change, as NewEvent stores them. */
+function resourceOf(event: PublishedEvent): Pick<NewEvent, 'resourceId' | 'resourceVersion'> {
+  if (!RESOURCE_EVENTS.has(event.name)) return {};
+  const { id, version } = event.data as { id?: unknown; version?: unknown };
+  if (typeof id !== 'string' || !isUuid(id)) return {};
+  const known = event.resourceVersion ?? version;
+  return { resourceId: id, resourceVersion: typeof known === 'number' && Number.isInteger(known) ? known : 0 };
+}
+
 /** The names webhooks subscribe to. */
 export const DOMAIN_EVENT_NAMES = (Object.keys(EVENT_CATALOGUE) as DomainEventName[]).filter(
   (name) => EVENT_CATALOGUE[name].webhooks,
@@ -34,7 +59,14 @@ export const FEED_EVENT_NAMES = Object.keys(EVENT_CATALOGUE) as readonly DomainE
 
 /** One event of a batch: what `publish` takes, for each of many changes of one transaction. */
 export type PublishedEvent = {
-  [K in DomainEventName]: { name: K; data: DomainEventMap[K]; occurredAt: Date; changes?: Changes };
+  [K in DomainEventName]: {
+    name: K;
+    data: DomainEventMap[K];
+    occurredAt: Date;
+    changes?: Changes;
+    /** The version of the resource after the change, when its data does not carry it (employee.erased). */
+    resourceVersion?: number;
+  };
 }[DomainEventName];
 
 /**
@@ -76,7 +108,12 @@ export class DomainEvents {
     const origin = this.originIn(manager, events[0].name);
     this.events.recordWithCommit(
       organisationId,
-      events.map((event): NewEvent => ({ ...event, employeeId: employeeNamedBy(event), ...origin })),
+      events.map((event): NewEvent => ({
+        ...event,
+        employeeId: employeeNamedBy(event),
+        ...resourceOf(event),
+        ...origin,
+      })),
       manager,
     );
   }

@@ -17,6 +17,10 @@ export interface NewEvent {
   traceparent: string | null;
   /** The employee the event names, stored beside the body: what erasure and the personal-data export find it by. */
   employeeId: string | null;
+  /** The resource the event is about, stored beside the body: what its history is read by; absent: none. */
+  resourceId?: string | null;
+  /** That resource's version after the change; absent or 0: the resource has none. */
+  resourceVersion?: number;
 }
 
 /** An event as stored: the row GET /events lists and every webhook delivery of it sends. */
@@ -66,7 +70,7 @@ function eventBody(event: NewEvent): Buffer {
 }
 
 /**
- * The one statement that records `events` in order, each with a new id, through record_events (sql/), and then
+ * The one statement that records `events` in order, each with a new id, through record_events_v2 (sql/), and then
  * runs the fan-out `fanOutSql` (EventFanOut.sql) over them: it answers one row, `fannedOut`, how many rows the
  * fan-out wrote. Also answers the events as they will be stored. Kept free of Nest, as the bench baseline sends it.
  */
@@ -78,7 +82,7 @@ export function recordingStatement(
   const createdAt = new Date();
   const recorded = events.map((event) => ({ id: newId(), name: event.name, body: eventBody(event), createdAt }));
   // MATERIALIZED: the fan-out reads `recorded` once record_events has written the events.
-  const text = `WITH recorded AS MATERIALIZED (SELECT record_events($1, $2, $3, $4, $5, $6, $7, $8) AS written,
+  const text = `WITH recorded AS MATERIALIZED (SELECT record_events_v2($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) AS written,
        $1::uuid AS organisation_id, $2::uuid[] AS event_ids, $3::text[] AS event_names, $6::timestamptz AS recorded_at)
      SELECT ${fanOutSql} AS "fannedOut" FROM recorded`;
   const values = [
@@ -90,6 +94,8 @@ export function recordingStatement(
     createdAt,
     events.map((event) => event.traceparent),
     events.map((event) => event.employeeId),
+    events.map((event) => event.resourceId ?? null),
+    events.map((event) => event.resourceVersion ?? 0),
   ];
   return { statement: { text, values }, events: recorded };
 }

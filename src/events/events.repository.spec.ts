@@ -34,7 +34,7 @@ describe('EventsRepository', () => {
     events.setFanOut({ sql: 'fan_out(recorded.organisation_id, recorded.event_ids)', committed });
     const [recorded] = events.recordWithCommit('org', [event], manager);
     const [{ statement }] = sent;
-    expect(statement.text).toMatch(/^WITH recorded AS MATERIALIZED \(SELECT record_events\(/);
+    expect(statement.text).toMatch(/^WITH recorded AS MATERIALIZED \(SELECT record_events_v2\(/);
     expect(statement.text).toContain('$1::uuid AS organisation_id, $2::uuid[] AS event_ids');
     expect(statement.text).toMatch(/SELECT fan_out\(recorded\.organisation_id, recorded\.event_ids\) AS "fannedOut"/);
     expect(statement.values.slice(0, 3)).toEqual(['org', [recorded.id], ['employee.created']]);

@@ -10,6 +10,17 @@ export function successEnvelope(result: unknown): object {
     : { success: true, data: result ?? null };
 }
 
+/**
+ * The ETag of a response that carries one versioned resource (an employee, a webhook endpoint: its `data` is an
+ * object with an integer `version`), `"<version>"`, as If-Match takes it back; undefined for any other response.
+ */
+export function entityTagOf(envelope: unknown): string | undefined {
+  const data = (envelope as { data?: unknown } | null)?.data;
+  if (data === null || typeof data !== 'object' || Array.isArray(data)) return undefined;
+  const { version } = data as { version?: unknown };
+  return Number.isInteger(version) ? `"${version as number}"` : undefined;
+}
+
 /** A success envelope made earlier (a kept response replayed): sent as it is. */
 export class Enveloped {
   constructor(readonly envelope: unknown) {}
@@ -25,7 +36,10 @@ export class Enveloped {
 export class EnvelopeExpressAdapter extends ExpressAdapter {
   override reply(response: ServerResponse, body: unknown, statusCode?: number): void {
     if (statusCode) response.statusCode = statusCode;
-    const json = JSON.stringify(body instanceof Enveloped ? body.envelope : successEnvelope(body));
+    const envelope = body instanceof Enveloped ? body.envelope : successEnvelope(body);
+    const json = JSON.stringify(envelope);
+    const entityTag = entityTagOf(envelope);
+    if (entityTag !== undefined) response.setHeader('ETag', entityTag);
     response.setHeader('Content-Type', 'application/json; charset=utf-8');
     response.setHeader('Content-Length', Buffer.byteLength(json));
     response.end(json);

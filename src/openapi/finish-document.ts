@@ -72,10 +72,11 @@ export function finishDocument(scanned: OpenAPIObject, apiPrefix: string, scopeO
       throw new Error(`${path} is outside ${apiPrefix}: describe it in service-paths.ts`);
     apiPaths[path.slice(apiPrefix.length)] = item;
   }
+  const versioned = versionedSchemaRefs(document.components?.schemas ?? {});
   for (const item of Object.values(apiPaths)) {
     for (const method of METHODS) {
       const operation = item[method];
-      if (operation) describeApiOperation(method, operation, scopeOf);
+      if (operation) describeApiOperation(method, operation, scopeOf, versioned);
     }
   }
   const schemas = { ...(document.components?.schemas ?? {}), ...SERVICE_SCHEMAS } as Record<string, SchemaObject>;
@@ -114,7 +115,24 @@ function errorResponseHeaders(status: number): HeaderUse[] {
   return ['X-Request-Id', ...API_RESPONSE_HEADERS.slice(1).map((name) => ({ name, sentWhen }))];
 }
 
-function describeApiOperation(method: Method, operation: OperationObject, scopeOf: ScopeOf): void {
+/** The schemas of resources with a `version` (an integer): an answer carrying one sends its ETag. */
+function versionedSchemaRefs(schemas: Record<string, SchemaObject | ReferenceObject>): Set<string> {
+  return new Set(
+    Object.entries(schemas)
+      .filter(([, schema]) => {
+        const version = (schema as SchemaObject).properties?.version as SchemaObject | undefined;
+        return version?.type === 'integer';
+      })
+      .map(([name]) => `${COMPONENT_SCHEMA}${name}`),
+  );
+}
+
+function describeApiOperation(
+  method: Method,
+  operation: OperationObject,
+  scopeOf: ScopeOf,
+  versioned: Set<string>,
+): void {
   const secured = operation.security?.length !== 0;
   const hasBody = method === 'post' || method === 'put' || method === 'patch';
   const parameters = (operation.parameters ?? []) as ParameterObject[];
@@ -149,7 +167,7 @@ function describeApiOperation(method: Method, operation: OperationObject, scopeO
       .sort((a, b) => a - b)
       .map((status) => [
         status,
-        status < 400 ? described(method, status, operation.responses[status]) : errorResponseRef(status),
+        status < 400 ? described(method, status, operation.responses[status], versioned) : errorResponseRef(status),
       ]),
   );
 }
@@ -159,10 +177,14 @@ function described(
   method: Method,
   status: number,
   response: ResponseObject | ReferenceObject | undefined,
+  versioned: Set<string>,
 ): ResponseObject {
   if (!response || '$ref' in response) throw new Error('A success response must be described on its route');
   const names: HeaderName[] =
-    method === 'post' ? [...API_RESPONSE_HEADERS, 'Idempotency-Replayed'] : API_RESPONSE_HEADERS;
+    method === 'post' ? [...API_RESPONSE_HEADERS, 'Idempotency-Replayed'] : [...API_RESPONSE_HEADERS];
+  const data = (response.content?.['application/json']?.schema as SchemaObject | undefined)?.properties?.data as
+    ReferenceObject | undefined;
+  if (data?.$ref !== undefined && versioned.has(data.$ref)) names.push('ETag');
   return { ...response, description: response.description || (STATUS_CODES[status] ?? ''), headers: headersOf(names) };
 }
 

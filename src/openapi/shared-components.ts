@@ -36,6 +36,13 @@ export const HEADERS = {
       'request with the same `Idempotency-Key`, so nothing was changed again; absent otherwise.',
     schema: { type: 'string', enum: ['true'] },
   },
+  ETag: {
+    description:
+      'The version of the one resource the answer carries (its `version`), as `"<version>"`: send it back as ' +
+      '`If-Match` to write only if nobody changed the resource since.',
+    required: true,
+    schema: { type: 'string', pattern: '^"[0-9]+"$' },
+  },
 } satisfies Record<string, HeaderObject>;
 
 export type HeaderName = keyof typeof HEADERS;
@@ -119,6 +126,15 @@ export const ERROR_RESPONSES: Record<number, ErrorResponse> = {
       'Idempotency-Replayed',
     ],
   },
+  412: {
+    name: 'PreconditionFailed',
+    code: ErrorCode.PRECONDITION_FAILED,
+    description:
+      'PRECONDITION_FAILED: `If-Match` names another version than the current one; nothing was written. ' +
+      '`details` names each field changed since that version, with its current value, while the kept history ' +
+      'holds it.',
+    example: 'The Employee is at version 4, not 3: nothing was written',
+  },
   413: {
     name: 'PayloadTooLarge',
     code: ErrorCode.PAYLOAD_TOO_LARGE,
@@ -136,6 +152,14 @@ export const ERROR_RESPONSES: Record<number, ErrorResponse> = {
     code: ErrorCode.IDEMPOTENCY_KEY_REUSED,
     description: 'IDEMPOTENCY_KEY_REUSED: the `Idempotency-Key` was sent before with a different method, path or body.',
     example: 'This Idempotency-Key was used with a different request',
+  },
+  428: {
+    name: 'PreconditionRequired',
+    code: ErrorCode.PRECONDITION_REQUIRED,
+    description:
+      'PRECONDITION_REQUIRED: REQUIRE_IF_MATCH is on and this PATCH or DELETE names no version (`If-Match`, or ' +
+      '`Base-Version` on a PATCH).',
+    example: 'This Employee write needs If-Match or Base-Version naming the version it is based on',
   },
   429: {
     name: 'RateLimited',

@@ -7,6 +7,7 @@ import { ParseIdPipe } from '../database/uuid';
 import { WriteContext } from '../database/write-context';
 import { Idempotent } from '../idempotency/idempotency.interceptor';
 import { ApiEnvelope, ApiErrors } from '../openapi/api-envelope.decorators';
+import { ApiPreconditions, Preconditions, WritePreconditions } from '../versions/preconditions';
 import { ErasedEmployeeResponse, PersonalDataResponse } from './dto/personal-data.response';
 import { PrivacyService } from './privacy.service';
 
@@ -27,13 +28,15 @@ export class PrivacyController {
       'feed); the id is unknown afterwards',
   })
   @ApiEnvelope(ErasedEmployeeResponse)
-  @ApiErrors(404)
+  @ApiPreconditions()
+  @ApiErrors(404, 412)
   erase(
     @OrgId() organisationId: string,
     @EmployeeId() id: string,
     @Write() write: WriteContext,
+    @WritePreconditions() preconditions: Preconditions,
   ): Promise<ErasedEmployeeResponse> {
-    return this.privacy.erase(organisationId, id, write);
+    return this.privacy.erase(organisationId, id, write, undefined, preconditions);
   }
 
   @Get(':id/personal-data')

@@ -13,6 +13,7 @@ import { IdempotencyKeysRepository } from '../idempotency/idempotency-keys.repos
 import { PositionsRepository } from '../positions/positions.repository';
 import { RatingRecord, RatingResponse, toRatingResponse } from '../ratings/dto/rating.response';
 import { RatingsRepository } from '../ratings/ratings.repository';
+import { Preconditions } from '../versions/preconditions';
 import { WebhookDeliveriesRepository } from '../webhooks/webhook-deliveries.repository';
 import {
   ErasedEmployeeResponse,
@@ -51,14 +52,15 @@ export class PrivacyService {
    * links, their row (404 from now on), and the redaction of every event and kept response naming them; then
    * `employee.erased` in the feed. The employee's row is locked first, so a concurrent change to them either
    * commits before (and is redacted) or finds them gone. With `confirmedBy` (the console's typed confirmation),
-   * only when it is the employee's personnel number, checked under that lock. The activity log names the
-   * employee by id only: it is kept 400 days, and must not keep what was just erased.
+   * only when it is the employee's personnel number, checked under that lock, as is an If-Match. The activity log
+   * names the employee by id only: it is kept 400 days, and must not keep what was just erased.
    */
   async erase(
     organisationId: string,
     id: string,
     write: WriteContext,
     confirmedBy?: { personnelNumber: string },
+    preconditions: Preconditions = {},
   ): Promise<ErasedEmployeeResponse> {
     return this.database.transaction(async (manager) => {
       const employee = await this.employees.findForUpdate(organisationId, id, manager);
@@ -68,6 +70,10 @@ export class PrivacyService {
           'That is not the employee’s personnel number: nothing was erased.',
         );
       }
+      // A POST: REQUIRE_IF_MATCH does not apply, only a header the request sent.
+      if (preconditions.ifMatch !== undefined) {
+        await this.employeesService.checkVersion(organisationId, employee, preconditions, manager);
+      }
       const erasedAt = new Date();
       await this.ratings.deleteAllOfEmployee(organisationId, id, manager);
       await this.positions.unlinkEmployee(organisationId, id, manager);
@@ -75,7 +81,10 @@ export class PrivacyService {
       await this.events.redactEmployee(organisationId, id, manager);
       await this.idempotencyKeys.redactEmployee(organisationId, id, manager);
       const erased = { id, erasedAt: erasedAt.toISOString() };
-      await this.domainEvents.publish(manager, organisationId, 'employee.erased', erased, erasedAt);
+      // The erasure is the employee's last change: its history lists it after the (redacted) others.
+      await this.domainEvents.publishMany(manager, organisationId, [
+        { name: 'employee.erased', data: erased, occurredAt: erasedAt, resourceVersion: employee.version + 1 },
+      ]);
       await this.activity.record(organisationId, write.origin.actor, 'employee erased', id, manager);
       return erased;
     }, write);

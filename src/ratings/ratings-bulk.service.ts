@@ -88,18 +88,18 @@ export class RatingsBulkService {
     const skillIds = valid.map((input) => input.skillId).filter(isUuid);
     const names = [...new Set(valid.map((input) => input.skillName).filter((name) => name !== undefined))];
     const employees = await this.employees.findReferences(organisationId, lowerCased(employeeIds), numbers, manager);
-    const resolved = await this.resolver.resolve(organisationId, names, { suggest: false, manager });
-    const resolvedIds = resolved.flatMap(({ skill }) => (skill ? [skill.id] : []));
-    const skills = await this.ratings.findSkillsToRate(
+    // One statement: the names resolved (as POST /skills/resolve, without suggestions) and every skill locked.
+    const { resolutions, skillById } = await this.resolver.resolveAndLock(
       organisationId,
-      [...lowerCased(skillIds), ...resolvedIds],
+      names,
+      lowerCased(skillIds),
       manager,
     );
     return {
       employeeById: new Map(employees.map((employee) => [employee.id, employee.id])),
       employeeByNumber: new Map(employees.map((employee) => [employee.personnelNumber, employee.id])),
-      skillById: new Map(skills.map((skill) => [skill.id, skill])),
-      skillByName: new Map(resolved.map((resolution) => [resolution.name, resolution])),
+      skillById,
+      skillByName: new Map(resolutions.map((resolution) => [resolution.name, resolution])),
     };
   }
 

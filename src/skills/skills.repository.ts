@@ -262,6 +262,13 @@ export class SkillsRepository {
     return skills.map((skill) => skill.id).filter((id) => changed.has(id));
   }
 
+  /** Fresh planner statistics for the catalogue's tables, after a load that changed their size. */
+  async analyzeCatalogue(): Promise<void> {
+    await this.database
+      .manager()
+      .query('ANALYZE skills, skill_aliases, skill_groups, skill_group_parents, skill_group_skills');
+  }
+
   /** A skill something still references (an employee skill) is 409. */
   async delete(organisationId: string, id: string, manager?: EntityManager): Promise<void> {
     await mapConstraintErrors(this.database.manager(manager).delete(Skill, { organisationId, id }), {

@@ -22,7 +22,7 @@ export interface SealedEndpointSecrets {
 /** The webhook_endpoints columns under the WebhookEndpoint entity's property names. */
 const ENDPOINT_COLUMNS = `id, organisation_id AS "organisationId", url, events, secret_sealed AS "secretSealed",
   previous_secret_sealed AS "previousSecretSealed", previous_secret_expires_at AS "previousSecretExpiresAt",
-  created_at AS "createdAt"`;
+  created_at AS "createdAt", version`;
 
 /**
  * The SQL of webhook endpoints. Every method takes the organisation first and the transaction's
@@ -64,6 +64,7 @@ export class WebhookEndpointsRepository {
       organisationId,
       previousSecretSealed: null,
       previousSecretExpiresAt: null,
+      version: 1,
     };
     await this.database.manager(manager).insert(WebhookEndpoint, row);
     return row;
@@ -112,7 +113,8 @@ export class WebhookEndpointsRepository {
          UPDATE webhook_endpoints
             SET previous_secret_sealed = CASE WHEN $4::timestamptz IS NULL THEN NULL ELSE secret_sealed END,
                 previous_secret_expires_at = $4::timestamptz,
-                secret_sealed = $3
+                secret_sealed = $3,
+                version = version + 1
           WHERE organisation_id = $1 AND id = $2
          RETURNING ${ENDPOINT_COLUMNS}
        )

@@ -9,6 +9,7 @@ import { DeletedResponse } from '../http/deleted.response';
 import { Idempotent } from '../idempotency/idempotency.interceptor';
 import { ApiEnvelope, ApiErrors } from '../openapi/api-envelope.decorators';
 import { PaginationQuery } from '../pagination/pagination';
+import { ApiPreconditions, Preconditions, WritePreconditions } from '../versions/preconditions';
 import { CreateWebhookDto } from './dto/create-webhook.dto';
 import { RecoverDto, RecoverResponse } from './dto/recover.dto';
 import { RotateSecretDto } from './dto/rotate-secret.dto';
@@ -45,9 +46,15 @@ export class WebhooksController {
   @Delete(':id')
   @ApiOperation({ summary: 'Deletes an endpoint; its undelivered events are dropped' })
   @ApiEnvelope(DeletedResponse)
-  @ApiErrors(404)
-  remove(@OrgId() organisationId: string, @WebhookId() id: string, @Write() write: WriteContext) {
-    return this.webhooks.remove(organisationId, id, write);
+  @ApiPreconditions()
+  @ApiErrors(404, 412, 428)
+  remove(
+    @OrgId() organisationId: string,
+    @WebhookId() id: string,
+    @Write() write: WriteContext,
+    @WritePreconditions() preconditions: Preconditions,
+  ): Promise<DeletedResponse> {
+    return this.webhooks.remove(organisationId, id, write, preconditions);
   }
 
   @Get(':id/deliveries')

@@ -2,6 +2,7 @@ import { Module, OnModuleInit } from '@nestjs/common';
 import { EventsModule } from '../events/events.module';
 import { EventsRepository } from '../events/events.repository';
 import { ListCursors } from '../pagination/cursor';
+import { VersionsModule } from '../versions/versions.module';
 import { DeliveryNotificationListener } from './delivery-notification.listener';
 import { WebhookCommitWatcher } from './webhook-commit-watcher';
 import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
@@ -20,7 +21,7 @@ import { WebhooksService } from './webhooks.service';
  * gives the event store its fan-out: every recording also writes the deliveries, announced once committed.
  */
 @Module({
-  imports: [EventsModule],
+  imports: [EventsModule, VersionsModule],
   controllers: [WebhooksController],
   providers: [
     WebhooksService,

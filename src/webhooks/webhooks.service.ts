@@ -11,6 +11,8 @@ import { DeletedResponse } from '../http/deleted.response';
 import { ListCursors, ListIdentity } from '../pagination/cursor';
 import { Page, PaginationQuery } from '../pagination/pagination';
 import { parseIsoDateTime } from '../validation/iso-date-time';
+import { Preconditions } from '../versions/preconditions';
+import { ResourceVersions } from '../versions/resource-versions';
 import { CreateWebhookDto } from './dto/create-webhook.dto';
 import { RecoverResponse } from './dto/recover.dto';
 import { RotateSecretDto } from './dto/rotate-secret.dto';
@@ -44,6 +46,7 @@ export class WebhooksService {
     private readonly commitWatcher: WebhookCommitWatcher,
     private readonly cursors: ListCursors,
     private readonly activity: ActivityLog,
+    private readonly versions: ResourceVersions,
   ) {}
 
   async list(organisationId: string): Promise<WebhookResponse[]> {
@@ -74,8 +77,24 @@ export class WebhooksService {
     }, write);
   }
 
-  async remove(organisationId: string, id: string, write: WriteContext): Promise<DeletedResponse> {
+  /**
+   * With `preconditions` (DELETE /webhooks/{id}; the console sends none), If-Match and REQUIRE_IF_MATCH are checked
+   * under the endpoint's lock first. No event records an endpoint's changes, so a 412 names no field.
+   */
+  async remove(
+    organisationId: string,
+    id: string,
+    write: WriteContext,
+    preconditions?: Preconditions,
+  ): Promise<DeletedResponse> {
     return this.database.transaction(async (manager) => {
+      if (preconditions) {
+        const endpoint = await this.endpoints.findForUpdate(organisationId, id, manager);
+        if (!endpoint) throw new NotFoundError('Webhook');
+        const representation = toWebhookResponse(endpoint);
+        const check = { resource: 'Webhook', current: endpoint.version, preconditions, representation };
+        await this.versions.check(organisationId, id, check, manager);
+      }
       const url = await this.endpoints.delete(organisationId, id, manager);
       if (url === null) throw new NotFoundError('Webhook');
       await this.activity.record(organisationId, write.origin.actor, 'endpoint deleted', url, manager);

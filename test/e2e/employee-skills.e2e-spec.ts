@@ -216,7 +216,7 @@ describe('employee skills', () => {
         spy.mockClear();
         await get(path).expect(200);
         const feature = spy.mock.calls.filter(([sql]) =>
-          /\b(employees|person_skills|ratings|skills|employee_detail)\b/.test(String(sql)),
+          /\b(employees|person_skills|ratings|skills|employee_detail_v2)\b/.test(String(sql)),
         );
         return { all: spy.mock.calls.length, feature: feature.length };
       };
@@ -224,7 +224,7 @@ describe('employee skills', () => {
         const detailOfTwenty = await countQueries(`/employees/${employee.id}`);
         const detailOfOne = await countQueries(`/employees/${lonely.id}`);
         const listOfTwenty = await countQueries(`/employees/${employee.id}/skills`);
-        // The EmployeeDetail is one statement (employee_detail): the employee joined to its skills and latest ratings.
+        // The EmployeeDetail is one statement (employee_detail_v2): the employee joined to its skills and latest ratings.
         expect(detailOfTwenty.feature).toBe(1);
         expect(detailOfTwenty.all).toBe(detailOfOne.all);
         expect(listOfTwenty.feature).toBe(2);

@@ -72,6 +72,7 @@ describe('OpenAPI of employees, skills and ratings', () => {
     'isHRTeamMember',
     'createdAt',
     'updatedAt',
+    'version',
   ];
   const SKILL = [
     'id',

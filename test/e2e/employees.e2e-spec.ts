@@ -53,6 +53,7 @@ describe('employees', () => {
           isHRTeamMember: true,
           createdAt: expect.stringMatching(ISO_MS),
           updatedAt: response.body.data.createdAt,
+          version: 1,
         },
       });
       expect(events.of(suite.tenant.organisationId)).toEqual([
@@ -480,6 +481,7 @@ describe('employees', () => {
         hiredAt: '2020-05-01T00:00:00.000Z',
         isHRTeamMember: true,
         updatedAt: response.body.data.updatedAt,
+        version: 2,
       };
       expect(response.body).toEqual({ success: true, data: expected });
       expect(Date.parse(expected.updatedAt)).toBeGreaterThan(Date.parse(employee.updatedAt));
@@ -568,7 +570,8 @@ describe('employees', () => {
       await del(`/employees/${employee.id}`).expect(200);
       events.clear(suite.tenant.organisationId);
       const response = await patch<EmployeeResponse>(`/employees/${employee.id}`, { leftAt: null }).expect(200);
-      const reactivated = { ...employee, updatedAt: response.body.data.updatedAt };
+      // Version 1 at creation, 2 when deactivated, 3 when reactivated.
+      const reactivated = { ...employee, updatedAt: response.body.data.updatedAt, version: 3 };
       expect(response.body.data).toEqual(reactivated);
       expect(Date.parse(reactivated.updatedAt)).toBeGreaterThan(Date.parse(employee.updatedAt));
       expect(events.of(suite.tenant.organisationId)).toEqual([
@@ -598,7 +601,7 @@ describe('employees', () => {
       expect(events.of(suite.tenant.organisationId)).toEqual([
         {
           name: 'employee.deactivated',
-          data: { ...employee, leftAt, updatedAt: leftAt },
+          data: { ...employee, leftAt, updatedAt: leftAt, version: 2 },
           occurredAt: leftAt,
           inTransaction: true,
         },

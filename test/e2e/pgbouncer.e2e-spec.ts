@@ -62,6 +62,47 @@ describeIfPgBouncer('behind PgBouncer in transaction mode', () => {
     expect(list.body.data).toHaveLength(1);
   });
 
+  // Issue 47: the version checks hold under a transaction pooler, and across two instances.
+  describe('If-Match and Base-Version across two instances', () => {
+    let second: NestExpressApplication;
+    beforeAll(async () => {
+      const databases = { databaseUrl: bouncer.url(direct()), databaseDirectUrl: direct() };
+      second = await createTestApp({ ...databases, dispatchMode: 'off' }, [trust]);
+    });
+    afterAll(async () => {
+      await second?.close();
+    });
+    const patchOn = (index: number, id: string, header: [string, string], body: object) =>
+      apiClient(
+        () => (index % 2 === 0 ? api : second),
+        () => tenant,
+      )
+        .call('patch', `/employees/${id}`)
+        .set(...header)
+        .send(body);
+
+    it('lets exactly one of 20 parallel PATCHes with the same ETag through', async () => {
+      const employee = await createEmployee(api, tenant);
+      const responses = await Promise.all(
+        Array.from({ length: 20 }, (_each, index) =>
+          patchOn(index, employee.id, ['If-Match', '"1"'], { title: `Title ${index}` }),
+        ),
+      );
+      expect(responses.map((response) => response.status).sort()).toEqual([200, ...Array<number>(19).fill(412)]);
+    });
+
+    it('applies parallel PATCHes of different fields with the same Base-Version', async () => {
+      const employee = await createEmployee(api, tenant);
+      const changes = [{ title: 'T' }, { gender: 'g' }, { departmentId: 'D' }, { firstName: 'F' }, { lastName: 'L' }];
+      const responses = await Promise.all(
+        changes.map((change, index) => patchOn(index, employee.id, ['Base-Version', '1'], change)),
+      );
+      expect(responses.map((response) => response.status)).toEqual(changes.map(() => 200));
+      const read = await client().get<object>(`/employees/${employee.id}`).expect(200);
+      expect(read.body.data).toMatchObject(Object.assign({ version: 1 + changes.length }, ...changes) as object);
+    });
+  });
+
   it('replays a POST with an Idempotency-Key (a transaction-scoped lock, no session state)', async () => {
     const id = unique('p');
     const body = { personnelNumber: id, firstName: 'Ada', lastName: 'Lovelace', businessEmail: `${id}@example.com` };

@@ -52,7 +52,7 @@ describe('round trips per request', () => {
   const original = Client.prototype.query as (...args: unknown[]) => unknown;
   /** The guard's lookup of a key by its hash (ApiKeysRepository.findActiveByHash). */
   const KEY_LOOKUP = /^SELECT "ApiKey"\..* FROM "api_keys" "ApiKey" WHERE .*"key_hash" = /;
-  const { post } = suite.api;
+  const { post, call } = suite.api;
 
   /** The round trips made while `request` ran, each as its statements with their whitespace collapsed. */
   async function roundTripsOf(request: () => PromiseLike<unknown>): Promise<string[][]> {
@@ -64,7 +64,7 @@ describe('round trips per request', () => {
   const INSERT_EMPLOYEE = expect.stringMatching(/^SELECT insert_employees\(/) as unknown;
   /** events/ records the event and webhooks/ queues its deliveries in this one statement. */
   const RECORD_EVENTS = expect.stringMatching(
-    /^WITH recorded AS MATERIALIZED \(SELECT record_events\(.*\bwebhook_fan_out\(/,
+    /^WITH recorded AS MATERIALIZED \(SELECT record_events_v2\(.*\bwebhook_fan_out\(/,
   ) as unknown;
 
   const employee = () => {
@@ -106,6 +106,29 @@ describe('round trips per request', () => {
       [RECORD_EVENTS, expect.stringMatching(/^INSERT INTO idempotency_keys/), 'COMMIT'],
     ]);
   });
+
+  // Issue 47: versions must not cost a write that names none, nor one that names the current version.
+  it.each([
+    ['without If-Match', {}],
+    ['with the current If-Match', { 'If-Match': '"1"' }],
+    ['with the current Base-Version', { 'Base-Version': '1' }],
+  ])(
+    'PATCH /employees/{id} %s costs 4: BEGIN, the locked row, the update, the event with COMMIT',
+    async (_case, headers) => {
+      const patched = await createEmployee(suite.app, suite.tenant);
+      const sent = await roundTripsOf(() => {
+        const request = call('patch', `/employees/${patched.id}`);
+        for (const [name, value] of Object.entries(headers)) request.set(name, value);
+        return request.send({ title: 'CTO' }).expect(200);
+      });
+      expect(sent).toEqual([
+        ['START TRANSACTION'],
+        [expect.stringMatching(/ FROM "employees" .*FOR UPDATE/)],
+        [expect.stringMatching(/^WITH conflict AS .*UPDATE employees /s)],
+        [RECORD_EVENTS, 'COMMIT'],
+      ]);
+    },
+  );
 
   it('POST /employees/{id}/ratings costs 3: BEGIN, the checked rating, the event with its deliveries and COMMIT', async () => {
     const rated = await createEmployee(suite.app, suite.tenant);

@@ -20,6 +20,8 @@ function contractScope(method: Method, path: string): ApiScope | null {
   if (/^\/employees\/\{id\}\/(erase|personal-data)$/.test(path)) return 'privacy';
   if (path.startsWith('/webhooks')) return 'webhooks';
   if (path.startsWith('/events')) return 'events';
+  // decisions.md, "Writes that never overwrite each other": a resource's history is the feed's.
+  if (/^\/(employees|skills)\/\{id\}\/history$/.test(path)) return 'events';
   // Resolving names changes nothing: a POST only for its body of up to 1,000 names.
   if (path === '/skills/resolve') return 'read';
   return method === 'get' ? 'read' : 'write';

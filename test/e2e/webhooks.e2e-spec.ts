@@ -38,7 +38,7 @@ describe('webhooks: endpoint API', () => {
   const create = (who: TestTenant, body: object) => as(who).post('/webhooks', body);
 
   describe('POST /webhooks', () => {
-    it('registers an endpoint and answers 201 with id, url, events and createdAt only', async () => {
+    it('registers an endpoint and answers 201 with id, url, events, createdAt and version only', async () => {
       const response = await create(tenant, {
         url: 'https://hooks.example.com/skills?x=1',
         events: ['employee.created', 'skill.rated'],
@@ -51,8 +51,10 @@ describe('webhooks: endpoint API', () => {
           url: 'https://hooks.example.com/skills?x=1',
           events: ['employee.created', 'skill.rated'],
           createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+          version: 1,
         },
       });
+      expect(response.headers.etag).toBe('"1"');
       expect(JSON.stringify(response.body)).not.toContain('top-secret-value');
     });
 
@@ -376,7 +378,8 @@ describe('webhooks: endpoint API', () => {
       const response = await as(own)
         .post(`/webhooks/${rotating.id}/rotate-secret`, { secret: 'new-secret', overlapSeconds: 3600 })
         .expect(200);
-      expect(response.body).toEqual({ success: true, data: rotating });
+      // A rotation is a change of the endpoint: its version moves.
+      expect(response.body).toEqual({ success: true, data: { ...rotating, version: 2 } });
       const key = webhookSealingKey();
       const [row] = await dataSourceOf(app).query(
         `SELECT secret_sealed, previous_secret_sealed, previous_secret_expires_at FROM webhook_endpoints WHERE id = $1`,
@@ -516,6 +519,7 @@ describe('webhooks: endpoint API', () => {
         'events',
         'id',
         'url',
+        'version',
       ]);
       expect(body.components.schemas.CreateWebhookDto.required.sort()).toEqual(['events', 'url']);
       expect(body.components.schemas.WebhookDelivery.properties.statusCode.nullable).toBe(true);

@@ -27,6 +27,7 @@ import { Privacy1763764800000 } from './1763764800000-privacy';
 import { ClaimOwner1763764900000 } from './1763764900000-claim-owner';
 import { Release4SqlFunctions1763765600000 } from './1763765600000-release-4-sql-functions';
 import { SkillsCatalogue1763766000000 } from './1763766000000-skills-catalogue';
+import { Versions1763766100000 } from './1763766100000-versions';
 import { KeptResponseEvents1763766300000 } from './1763766300000-kept-response-events';
 
 /** Every migration in order; listed rather than globbed so ts-node, Jest and dist load the same set. */
@@ -60,5 +61,6 @@ export const MIGRATIONS = [
   ClaimOwner1763764900000,
   Release4SqlFunctions1763765600000,
   SkillsCatalogue1763766000000,
+  Versions1763766100000,
   KeptResponseEvents1763766300000,
 ];

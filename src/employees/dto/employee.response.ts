@@ -38,6 +38,14 @@ export class EmployeeResponse {
     description: 'Moves on every change of the employee itself (a PATCH, a deactivation); not on a rating',
   })
   updatedAt: string;
+  @ApiProperty({
+    type: 'integer',
+    minimum: 1,
+    description:
+      '1 at creation, +1 at every change of the employee itself (a no-op PATCH changes nothing); sent as the ETag, ' +
+      'and what If-Match and Base-Version name',
+  })
+  version: number;
 }
 
 /** EmployeeDetail's latest rating is narrower than PersonSkill's: the spec lists only these three fields. */
@@ -110,6 +118,7 @@ export function toEmployeeResponse(employee: EmployeeFields): EmployeeResponse {
     isHRTeamMember: employee.isHRTeamMember,
     createdAt: employee.createdAt.toISOString(),
     updatedAt: employee.updatedAt.toISOString(),
+    version: employee.version,
   };
 }
 

@@ -43,4 +43,8 @@ export class Employee {
 
   @Column({ name: 'updated_at', type: 'timestamptz', precision: 3 })
   updatedAt: Date;
+
+  /** 1 at creation, +1 by a trigger in the statement that changes the row (migration 1763766100000). */
+  @Column({ type: 'integer', default: 1 })
+  version: number;
 }

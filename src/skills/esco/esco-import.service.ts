@@ -49,7 +49,7 @@ export class EscoImportService {
     options: { dryRun: boolean },
     write: WriteContext,
   ): Promise<EscoImportReport> {
-    return this.database.transaction(async (manager) => {
+    const imported = await this.database.transaction(async (manager) => {
       const report: EscoImportReport = {
         dryRun: options.dryRun,
         skills: noCounts(),
@@ -82,6 +82,12 @@ export class EscoImportService {
       ]);
       return report;
     }, write);
+    // A first import multiplies the catalogue's rows: the planner must not keep planning for the empty tables.
+    const { skills, groups, links, dryRun } = imported;
+    if (!dryRun && skills.created + skills.updated + groups.created + links.created > 0) {
+      await this.skills.analyzeCatalogue();
+    }
+    return imported;
   }
 
   /** Each group row against the stored group of its conceptUri: created, updated or unchanged. */

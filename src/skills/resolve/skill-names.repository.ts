@@ -22,6 +22,14 @@ export interface Suggestion {
   score: number;
 }
 
+/** A skill with its rating scale, as rating it needs. */
+export interface ScaledSkill {
+  id: string;
+  name: string;
+  ratingScaleMin: number;
+  ratingScaleMax: number;
+}
+
 /** Suggestions below this trigram similarity are left out (decisions.md; pg_trgm's default threshold too). */
 export const MIN_SUGGESTION_SCORE = 0.3;
 /** At most this many suggestions per name. */
@@ -48,6 +56,39 @@ export class SkillNamesRepository {
          JOIN skill_aliases a ON a.organisation_id = $1 AND a.name_key = w.key
          JOIN skills s ON s.id = a.skill_id`,
       [organisationId, keys],
+    );
+  }
+
+  /**
+   * exactMatches and the skills with these ids in one statement, each skill with its rating scale and key-share
+   * locked until the transaction ends (none can be deleted before what refers to it commits). A row found by id
+   * has a null key and level.
+   */
+  async lockMatchesAndIds(
+    organisationId: string,
+    keys: string[],
+    ids: string[],
+    manager: EntityManager,
+  ): Promise<Array<ScaledSkill & { key: string | null; level: MatchLevel | null }>> {
+    if (keys.length === 0 && ids.length === 0) return [];
+    return this.database.manager(manager).query(
+      `SELECT m.key, m.level, s.id, s.name, s.rating_scale_min AS "ratingScaleMin",
+              s.rating_scale_max AS "ratingScaleMax"
+         FROM skills s
+         JOIN (
+           SELECT w.key, 'name' AS level, n.id
+             FROM (SELECT DISTINCT key FROM unnest($2::text[]) AS key) w
+             JOIN skills n ON n.organisation_id = $1 AND n.name_key = w.key
+           UNION ALL
+           SELECT w.key, CASE a.kind WHEN 'alias' THEN 'alias' ELSE 'hiddenAlias' END, a.skill_id
+             FROM (SELECT DISTINCT key FROM unnest($2::text[]) AS key) w
+             JOIN skill_aliases a ON a.organisation_id = $1 AND a.name_key = w.key
+           UNION ALL
+           SELECT NULL, NULL, id FROM unnest($3::uuid[]) AS id
+         ) m ON s.id = m.id
+        WHERE s.organisation_id = $1
+          FOR KEY SHARE OF s`,
+      [organisationId, keys, ids],
     );
   }
 

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { nameKey } from '../../names/name-key';
-import { KeyMatch, MatchLevel, SkillNamesRepository, Suggestion } from './skill-names.repository';
+import { KeyMatch, MatchLevel, ScaledSkill, SkillNamesRepository, Suggestion } from './skill-names.repository';
 
 /** How a name resolved (decisions.md, "POST /skills/resolve"). */
 export type ResolvedMatch = MatchLevel | 'ambiguous' | 'none';
@@ -55,6 +55,32 @@ export class SkillResolver {
         : resolution,
     );
   }
+
+  /**
+   * resolve without suggestions, and the skills the names resolve to plus those with `ids`, with their rating
+   * scales, key-share locked until the transaction ends: one statement for all (bulk ratings).
+   */
+  async resolveAndLock(
+    organisationId: string,
+    names: string[],
+    ids: string[],
+    manager: EntityManager,
+  ): Promise<LockedResolution> {
+    const keys = names.map((name) => nameKey(name));
+    const rows = await this.names.lockMatchesAndIds(organisationId, [...new Set(keys)], ids, manager);
+    const skillById = new Map(
+      rows.map(({ id, name, ratingScaleMin, ratingScaleMax }) => [id, { id, name, ratingScaleMin, ratingScaleMax }]),
+    );
+    const matches = rows.filter((row): row is typeof row & KeyMatch => row.key !== null);
+    const byKey = groupBy(matches, (match) => match.key);
+    return { resolutions: names.map((name, index) => resolveExact(name, byKey.get(keys[index]) ?? [])), skillById };
+  }
+}
+
+/** What resolveAndLock answers: each name's resolution, and every skill found, by id. */
+export interface LockedResolution {
+  resolutions: Resolution[];
+  skillById: Map<string, ScaledSkill>;
 }
 
 function resolveExact(name: string, matches: KeyMatch[]): Resolution {

@@ -16,6 +16,14 @@ export class WebhookResponse {
 
   @ApiProperty({ format: 'date-time' })
   createdAt: string;
+
+  @ApiProperty({
+    type: 'integer',
+    minimum: 1,
+    description:
+      '1 at creation, +1 at every change (a rotation of its signing key); sent as the ETag, and what If-Match names',
+  })
+  version: number;
 }
 
 export function toWebhookResponse(endpoint: WebhookEndpoint): WebhookResponse {
@@ -24,5 +32,6 @@ export function toWebhookResponse(endpoint: WebhookEndpoint): WebhookResponse {
     url: endpoint.url,
     events: endpoint.events,
     createdAt: endpoint.createdAt.toISOString(),
+    version: endpoint.version,
   };
 }

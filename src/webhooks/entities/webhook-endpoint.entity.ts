@@ -28,4 +28,8 @@ export class WebhookEndpoint {
 
   @Column({ name: 'created_at', type: 'timestamptz', precision: 3 })
   createdAt: Date;
+
+  /** 1 at creation, +1 in the statement of every change (a rotation of the secret). */
+  @Column({ type: 'integer', default: 1 })
+  version: number;
 }

@@ -1,0 +1,44 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { APP_CONFIG, AppConfig } from '../config/config';
+import { ResourceEventsRepository } from './resource-events.repository';
+import { checkVersion, fieldsChangedSince, VersionedWrite, VersionVerdict } from './version-check';
+
+/** A write's check, as a feature describes it: checkVersion's input but what this service supplies. */
+export type VersionCheck = Omit<VersionedWrite, 'required' | 'changedSince'> & {
+  /** The fields an event without `changes` changed, by event name (see fieldsChangedSince). */
+  impliedBy?: Record<string, string[]>;
+};
+
+/**
+ * Checks a write's If-Match or Base-Version against its locked resource (checkVersion), reading the fields
+ * changed since a version from the events feed only when a refusal or a merge needs them: a write without the
+ * headers, or naming the current version, costs no query.
+ */
+@Injectable()
+export class ResourceVersions {
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly events: ResourceEventsRepository,
+  ) {}
+
+  check(
+    organisationId: string,
+    resourceId: string,
+    check: VersionCheck,
+    manager: EntityManager,
+  ): Promise<VersionVerdict> {
+    const { impliedBy, ...write } = check;
+    return checkVersion({
+      ...write,
+      required: this.config.requireIfMatch,
+      changedSince: async (since) =>
+        fieldsChangedSince(
+          await this.events.changesSince(organisationId, resourceId, since, manager),
+          since,
+          write.current,
+          impliedBy,
+        ),
+    });
+  }
+}
