@@ -4,6 +4,7 @@ import { EventsFeedModule } from '../events/feed/events-feed.module';
 import { PositionsModule } from '../positions/positions.module';
 import { PrivacyModule } from '../privacy/privacy.module';
 import { RatingsModule } from '../ratings/ratings.module';
+import { SkillsModule } from '../skills/skills.module';
 import { WebhooksModule } from '../webhooks/webhooks.module';
 import { ActivityController } from './activity/activity.controller';
 import { ApiKeysController } from './api-keys/api-keys.controller';
@@ -25,6 +26,7 @@ import { SessionsRepository } from './sessions/sessions.repository';
 import { SessionsService } from './sessions/sessions.service';
 import { SignInController } from './sessions/sign-in.controller';
 import { SignInService } from './sessions/sign-in.service';
+import { SkillsConsoleController } from './skills/skills.controller';
 import { SsoSecretsResealingStep } from './sso/sso-secrets.resealing';
 import { SsoRepository } from './sso/sso.repository';
 import { SsoService } from './sso/sso.service';
@@ -40,6 +42,7 @@ const PAGES: Type[] = [
   PeopleController,
   ActivityController,
   EmployeesConsoleController,
+  SkillsConsoleController,
   PositionsConsoleController,
   ConsoleNotFoundController,
 ];
@@ -59,7 +62,15 @@ export class ConsoleModule {
     return {
       module: ConsoleModule,
       // The features its pages show, through their services.
-      imports: [WebhooksModule, EventsFeedModule, EmployeesModule, RatingsModule, PositionsModule, PrivacyModule],
+      imports: [
+        WebhooksModule,
+        EventsFeedModule,
+        EmployeesModule,
+        SkillsModule,
+        RatingsModule,
+        PositionsModule,
+        PrivacyModule,
+      ],
       controllers: pages ? PAGES : [],
       providers: [
         ClientFactsReader,

@@ -25,6 +25,6 @@ import { SkillEmployeesService } from './skill-employees.service';
     SkillEmployeesService,
     ListCursors,
   ],
-  exports: [RatingsRepository, RatingsBulkService],
+  exports: [RatingsRepository, RatingsBulkService, SkillEmployeesService],
 })
 export class RatingsModule {}

@@ -61,12 +61,7 @@ export class SkillEmployeesRepository {
     window: PageWindow,
     manager?: EntityManager,
   ): Promise<ListRows<SkillEmployeeRecord> | null> {
-    const where = new SqlConditions().and('ps.organisation_id = ?', organisationId).and('ps.skill_id = ?', skillId);
-    if (filters.minScore !== undefined) where.and('ps.latest_score >= ?', filters.minScore);
-    if (filters.isActive !== undefined) {
-      where.and(`EXISTS (SELECT 1 FROM employees f WHERE f.organisation_id = ps.organisation_id
-                  AND f.id = ps.employee_id AND f.left_at IS ${filters.isActive ? '' : 'NOT '}NULL)`);
-    }
+    const where = skillEmployeeConditions(organisationId, skillId, filters);
     // The total is counted before the keyset narrows the rows, so it counts the whole list.
     const counted = window.counted ? where.sql : 'false';
     const countParameters = where.parameters;
@@ -98,4 +93,37 @@ export class SkillEmployeesRepository {
     }));
     return { rows: records, order: SKILL_EMPLOYEE_ORDER, total: window.counted ? found.total : null };
   }
+
+  /**
+   * How many of the skill's employees the filters keep have each latest score (null: never rated), by the same
+   * conditions as findPage, so the console's chart counts what GET /skills/{id}/employees lists. One pass over
+   * person_skills_skill_score_idx.
+   */
+  async latestScoreCounts(
+    organisationId: string,
+    skillId: string,
+    filters: SkillEmployeeFilters,
+  ): Promise<Array<{ score: number | null; count: number }>> {
+    const where = skillEmployeeConditions(organisationId, skillId, filters);
+    return this.database.manager().query(
+      `SELECT ps.latest_score AS score, count(*)::int AS count FROM person_skills ps WHERE ${where.sql}
+          GROUP BY ps.latest_score ORDER BY ps.latest_score NULLS LAST`,
+      where.parameters,
+    );
+  }
+}
+
+/** Which person_skills rows of the skill the filters keep. */
+function skillEmployeeConditions(
+  organisationId: string,
+  skillId: string,
+  filters: SkillEmployeeFilters,
+): SqlConditions {
+  const where = new SqlConditions().and('ps.organisation_id = ?', organisationId).and('ps.skill_id = ?', skillId);
+  if (filters.minScore !== undefined) where.and('ps.latest_score >= ?', filters.minScore);
+  if (filters.isActive !== undefined) {
+    where.and(`EXISTS (SELECT 1 FROM employees f WHERE f.organisation_id = ps.organisation_id
+                AND f.id = ps.employee_id AND f.left_at IS ${filters.isActive ? '' : 'NOT '}NULL)`);
+  }
+  return where;
 }

@@ -29,4 +29,15 @@ export class SkillEmployeesService {
     if (!found) throw new NotFoundError('Skill');
     return this.cursors.page(list, query, found, toSkillEmployeeResponse);
   }
+
+  /**
+   * How many active employees have each latest score on the skill (`score` null: linked, never rated): the
+   * employees GET /skills/{id}/employees?isActive=true lists, counted by score. The caller has found the skill.
+   */
+  async activeScoreDistribution(
+    organisationId: string,
+    skillId: string,
+  ): Promise<Array<{ score: number | null; count: number }>> {
+    return this.skillEmployees.latestScoreCounts(organisationId, skillId, { isActive: true });
+  }
 }

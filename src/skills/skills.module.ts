@@ -26,6 +26,6 @@ import { SkillsService } from './skills.service';
     SkillGroupsRepository,
     ListCursors,
   ],
-  exports: [SkillsRepository, SkillsBulkService, SkillResolver, EscoImportService],
+  exports: [SkillsRepository, SkillsBulkService, SkillResolver, EscoImportService, SkillsService, SkillGroupsService],
 })
 export class SkillsModule {}

@@ -1,15 +1,19 @@
 import { readFileSync } from 'node:fs';
 import { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { Locator, Page } from 'playwright-core';
+import { readEscoDirectory } from '../../src/cli/esco-files';
 import { PeopleService } from '../../src/console/people/people.service';
 import { newId } from '../../src/database/uuid';
+import { cliWrite } from '../../src/database/write-context';
 import { EmployeeResponse } from '../../src/employees/dto/employee.response';
 import { Employee } from '../../src/employees/entities/employee.entity';
 import { CandidateResponse } from '../../src/positions/dto/candidate.response';
 import { PersonSkill } from '../../src/ratings/entities/person-skill.entity';
 import { Rating } from '../../src/ratings/entities/rating.entity';
 import { Skill } from '../../src/skills/entities/skill.entity';
+import { EscoImportService } from '../../src/skills/esco/esco-import.service';
 import { RatingType } from '../../src/skills/rating-types';
 import { createTenant, createTestApp, dataSourceOf, TestTenant } from '../support/app';
 import {
@@ -270,6 +274,81 @@ describeInBrowser('the console’s data pages in Chromium', () => {
     expect(ratings.map(({ score }) => score)).toEqual([5, 4, 3]);
     expect(await page.getByRole('table', { name: 'Rating history of Python' }).locator('tbody tr').count()).toBe(7);
     await checkPage(page, 'employee');
+    await page.context().close();
+  });
+
+  it('opens an ESCO group of the catalogue to its children, and a skill’s page shows its aliases and scores as the API counts them', async () => {
+    const esco = await createTenant(app, 'ESCO catalogue');
+    const input = await readEscoDirectory(join(__dirname, '..', 'fixtures', 'esco'), () => undefined);
+    await app.get(EscoImportService).import(esco.organisationId, input, { dryRun: false }, cliWrite());
+    type Group = { id: string; name: string };
+    const { data: roots } = await callApi<Group[]>('GET', '/skill-groups?parentId=root&limit=100', undefined, esco.key);
+    let opened: { group: Group; children: Group[] } | undefined;
+    for (const group of roots) {
+      const { data: children } = await callApi<Group[]>(
+        'GET',
+        `/skill-groups?parentId=${group.id}`,
+        undefined,
+        esco.key,
+      );
+      if (children.length > 0) {
+        opened = { group, children };
+        break;
+      }
+    }
+    expect(opened).toBeDefined();
+    const { page } = await signedIn('viewer', esco.organisationId);
+    await navigation(page).getByRole('link', { name: 'Skills' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Skills' }).waitFor();
+    await checkPage(page, 'skills');
+    await page
+      .getByRole('list', { name: 'Groups' })
+      .getByRole('link', { name: opened!.group.name, exact: true })
+      .click();
+    await page.getByRole('heading', { level: 1, name: opened!.group.name }).waitFor();
+    const below = page.getByRole('list', { name: 'Groups below' });
+    expect((await below.getByRole('link').allTextContents()).map((text) => text.trim()).sort()).toEqual(
+      opened!.children.map(({ name }) => name).sort(),
+    );
+    await checkPage(page, 'skill-group');
+
+    // A skill of the excerpt with aliases, rated through the API: its page shows them and counts its scores.
+    type Skill = { id: string; name: string; aliases: string[]; ratingScaleMin: number; ratingScaleMax: number };
+    const { data: withAliases } = await callApi<Skill[]>('GET', '/skills?limit=100', undefined, esco.key);
+    const skill = withAliases.find(({ aliases }) => aliases.length > 1)!;
+    for (const [index, score] of [3, 3, 1].entries()) {
+      const person = await employee('Rated', `Person${index}`, 'Engineer', esco.key);
+      const { status } = await callApi(
+        'POST',
+        `/employees/${person.id}/ratings`,
+        { skillId: skill.id, score, ratingType: 'MANAGER_EVALUATION' },
+        esco.key,
+      );
+      expect(status).toBe(201);
+    }
+    await page.goto(`${origin}/console/skills?search=${encodeURIComponent(skill.aliases[0])}`);
+    await page.getByRole('link', { name: skill.name, exact: true }).first().click();
+    await page.getByRole('heading', { level: 1, name: skill.name }).waitFor();
+    for (const alias of skill.aliases) await page.getByText(alias, { exact: false }).first().waitFor();
+    const { data: listed } = await callApi<Array<{ latestRating: { score: number } | null }>>(
+      'GET',
+      `/skills/${skill.id}/employees?isActive=true&limit=100`,
+      undefined,
+      esco.key,
+    );
+    const scale = Array.from(
+      { length: skill.ratingScaleMax - skill.ratingScaleMin + 1 },
+      (_, index) => skill.ratingScaleMin + index,
+    );
+    expect(
+      await rowsOf(page.getByRole('table', { name: `Active employees by latest score on ${skill.name}` })),
+    ).toEqual(
+      scale.map((score) => [
+        `Score ${score}`,
+        String(listed.filter(({ latestRating }) => latestRating?.score === score).length),
+      ]),
+    );
+    await checkPage(page, 'skill');
     await page.context().close();
   });
 

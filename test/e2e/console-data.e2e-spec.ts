@@ -80,12 +80,12 @@ async function activityActions(organisationId: string): Promise<string[]> {
 }
 
 describe('the navigation', () => {
-  it('lists Employees and Positions after Activity, the settings unchanged', async () => {
+  it('lists Employees, Skills and Positions after Activity, the settings unchanged', async () => {
     const page = (await viewer.agent.get('/console/employees').expect(200)).text;
     const links = [
       ...page.matchAll(/<li><a href="\/console\/[\w-]+"\s*(?:aria-current="page")?>([^<]+)<\/a><\/li>/g),
     ].map(([, name]) => name);
-    expect(links).toEqual(['API keys', 'Webhooks', 'Events', 'People', 'Activity', 'Employees', 'Positions']);
+    expect(links).toEqual(['API keys', 'Webhooks', 'Events', 'People', 'Activity', 'Employees', 'Skills', 'Positions']);
     expect(page).toMatch(/<a href="\/console\/employees"\s*aria-current="page">Employees<\/a>/);
   });
 });
@@ -343,6 +343,88 @@ describe('Erase employee', () => {
     const outsider = await consolePerson(app, other.organisationId, 'admin');
     await outsider.agent.post(`/console/employees/${subject.id}/erase`).type('form').send(form).expect(404);
     await api(tenant.key).get(`/employees/${subject.id}`).expect(200);
+  });
+});
+
+describe('Skills', () => {
+  let own: TestTenant;
+  let person: ConsolePerson;
+  beforeAll(async () => {
+    own = await createTenant(app, 'Skills pages');
+    person = await consolePerson(app, own.organisationId, 'viewer');
+  });
+
+  async function group(name: string, parentIds: string[] = []): Promise<{ id: string; name: string }> {
+    const response = await api(own.key).post('/skill-groups', { name, parentIds }).expect(201);
+    return response.body.data as { id: string; name: string };
+  }
+
+  it('opens a top group to the groups and skills below it, and searches names and aliases', async () => {
+    const top = await group('Digital competences');
+    const child = await group('Programming', [top.id]);
+    const created = await api(own.key)
+      .post('/skills', { name: 'TypeScript', aliases: ['TS'], groupIds: [child.id] })
+      .expect(201);
+    const typescript = created.body.data as { id: string };
+
+    const catalogue = (await person.agent.get('/console/skills').expect(200)).text;
+    expect(catalogue).toContain(`<a href="/console/skills/groups/${top.id}">Digital competences</a>`);
+    const tree = /<ul class="group-tree"[\s\S]*?<\/ul>/.exec(catalogue)![0];
+    expect(tree).toContain(`href="/console/skills/groups/${top.id}"`);
+    expect(tree).not.toContain(`href="/console/skills/groups/${child.id}"`);
+
+    const topPage = (await person.agent.get(`/console/skills/groups/${top.id}`).expect(200)).text;
+    expect(topPage).toContain(`<a href="/console/skills/groups/${child.id}">Programming</a>`);
+    expect(rowsOf(topPage, 'Skills in it or below it')).toEqual([['TypeScript', 'TS', 'Programming', 'none']]);
+    expect(topPage).toContain('1, in it or below it');
+
+    const found = (await person.agent.get('/console/skills?search=ts').expect(200)).text;
+    expect(found).toContain(`<a href="/console/skills/${typescript.id}">TypeScript</a>`);
+    expect(found).toContain('matching “ts”');
+    await person.agent.get(`/console/skills?search=${'x'.repeat(201)}`).expect(400);
+  });
+
+  it('shows a skill’s aliases and a chart of its active employees’ latest scores, as the API counts them', async () => {
+    const created = await api(own.key)
+      .post('/skills', { name: 'Go', aliases: ['Golang'], hiddenAliases: ['Goo'], ratingScaleMax: 5 })
+      .expect(201);
+    const go = created.body.data as { id: string; name: string; ratingScaleMin: number };
+    const scores = [4, 4, 2];
+    for (const score of scores) await rate(own.key, (await employee(own.key)).id, go, score, 'MANAGER_EVALUATION');
+    const leaver = await employee(own.key);
+    await rate(own.key, leaver.id, go, 5, 'MANAGER_EVALUATION');
+    await request(app.getHttpServer())
+      .delete(`/api/v1/employees/${leaver.id}`)
+      .set('Authorization', `Bearer ${own.key}`)
+      .expect(200);
+
+    const page = (await person.agent.get(`/console/skills/${go.id}`).expect(200)).text;
+    expect(page).toContain('Golang');
+    expect(page).toContain('Goo');
+    const chart = rowsOf(page, { caption: `Active employees by latest score on ${go.name}` });
+    const listed = (await api(own.key).get(`/skills/${go.id}/employees?isActive=true&limit=100`).expect(200)).body
+      .data as Array<{ latestRating: { score: number } | null }>;
+    const scale = Array.from({ length: 6 - go.ratingScaleMin }, (_, index) => go.ratingScaleMin + index);
+    const expected = scale.map((score) => [
+      `Score ${score}`,
+      String(listed.filter(({ latestRating }) => latestRating?.score === score).length),
+    ]);
+    expect(chart).toEqual(expected);
+    expect(expected.slice(-5).map(([, count]) => count)).toEqual(['0', '1', '0', '2', '0']);
+  });
+
+  it('answers 404 for another organisation’s skill and group, and for ids that are none', async () => {
+    const other = await createTenant(app, 'Skills elsewhere');
+    const strange = (await api(other.key).post('/skills', { name: 'Strange skill' }).expect(201)).body.data;
+    const strangeGroup = (await api(other.key).post('/skill-groups', { name: 'Strange group' }).expect(201)).body.data;
+    for (const path of [`/console/skills/${strange.id}`, `/console/skills/groups/${strangeGroup.id}`]) {
+      const page = await person.agent.get(path).expect(404);
+      expect(page.text).not.toContain('Strange');
+    }
+    await person.agent.get('/console/skills/not-an-id').expect(404);
+    await person.agent.get('/console/skills/groups/not-an-id').expect(404);
+    const catalogue = (await person.agent.get('/console/skills?search=Strange').expect(200)).text;
+    expect(catalogue).not.toContain('Strange skill');
   });
 });
 

@@ -110,6 +110,8 @@ summary { cursor: pointer; color: #0b57d0; }
 .chart-card p { margin: 0 0 .5rem; }
 ol.candidates { list-style: none; margin: 0 0 1rem; padding: 0; display: grid; grid-template-columns: repeat(auto-fill, minmax(min(100%, 24rem), 1fr)); gap: 1rem; }
 .candidate p { margin: 0 0 .5rem; }
+ul.group-tree { list-style: none; margin: 0 0 1rem; padding: 0; display: grid; grid-template-columns: repeat(auto-fill, minmax(min(100%, 18rem), 1fr)); gap: .25rem 1rem; }
+ul.group-tree li { padding: .4rem 0; border-bottom: 1px solid #d8dee4; overflow-wrap: anywhere; }
 .rank { color: #57606a; font-variant-numeric: tabular-nums; }
 .chart { margin: 0; max-width: 26rem; }
 .chart-drawing { display: block; width: 100%; height: auto; overflow: visible; }

@@ -13,6 +13,7 @@ export const SECTIONS = [
   { name: 'People', path: '/console/people' },
   { name: 'Activity', path: '/console/activity' },
   { name: 'Employees', path: '/console/employees' },
+  { name: 'Skills', path: '/console/skills' },
   { name: 'Positions', path: '/console/positions' },
 ] as const;
 
