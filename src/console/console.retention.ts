@@ -7,7 +7,7 @@ import { SessionsRepository } from './sessions/sessions.repository';
 import { SESSION_ABSOLUTE_MS } from './sessions/sessions.service';
 import { LOCKOUT_MS, LOCKOUT_WINDOW_MS } from './sessions/sign-in.service';
 
-/** decisions.md, "Activity": kept 400 days. */
+/** docs/api-decisions.md, "Activity": kept 400 days. */
 export const ACTIVITY_RETENTION_DAYS = 400;
 
 /** Rows removed per table per run at most, so one transaction stays short; the job runs again while more are due. */

@@ -20,7 +20,7 @@ const CLIENT_GAVE_UP =
   /timeout exceeded when trying to connect|Connection terminated|Query read timeout|not queryable|Cannot use a pool after calling end/i;
 
 /**
- * Whether an error means the database is unreachable or did not answer in time (decisions.md: 503, never
+ * Whether an error means the database is unreachable or did not answer in time (docs/api-decisions.md: 503, never
  * 500). Looks through TypeORM's QueryFailedError (driverError) and `cause` chains.
  */
 export function isDatabaseUnavailable(error: unknown): boolean {

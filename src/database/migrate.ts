@@ -29,7 +29,7 @@ async function takeLock(runner: QueryRunner): Promise<void> {
  * statement timeouts: instances starting together on an empty database queue here, the first applies each migration
  * once, the others find nothing to do. Returns the names of those applied.
  *
- * Every start runs it (decisions.md: pending migrations are applied at start), as do `db migrate`, the tests' global
+ * Every start runs it (docs/api-decisions.md: pending migrations are applied at start), as do `db migrate`, the tests' global
  * setup and the bench seed, while instances of the release before may still serve (a rolling update): so a release's
  * migrations only add what it needs beside what that release uses. A changed SQL function is created under a new
  * name by the migration that introduces it, never replaced; what only the release before used is dropped by a

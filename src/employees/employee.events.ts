@@ -6,7 +6,7 @@ declare module '../events/domain-events' {
     'employee.created': EmployeeResponse;
     'employee.updated': EmployeeResponse;
     'employee.deactivated': EmployeeResponse;
-    /** Feed only: the employee's personal data was erased (decisions.md, "Data protection"). */
+    /** Feed only: the employee's personal data was erased (docs/api-decisions.md, "Data protection"). */
     'employee.erased': { id: string; erasedAt: string };
   }
 }

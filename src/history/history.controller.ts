@@ -14,7 +14,7 @@ const HISTORY =
   'Paged by `page` or `cursor` as every list.';
 
 /**
- * GET …/history: the feed's events about one resource (decisions.md, "Writes that never overwrite each other"),
+ * GET …/history: the feed's events about one resource (docs/api-decisions.md, "Writes that never overwrite each other"),
  * under the feed's tag and scope.
  */
 @ApiTags('Events')

@@ -4,7 +4,7 @@ import { ApiHeader } from '@nestjs/swagger';
 import { ValidationError } from '../errors/errors';
 
 /**
- * The versions a write names (decisions.md, "Writes that never overwrite each other"): `If-Match` (strict: `*`,
+ * The versions a write names (docs/api-decisions.md, "Writes that never overwrite each other"): `If-Match` (strict: `*`,
  * or the versions any of which must be the current one) or `Base-Version` (a merge: the version the client read).
  * Neither: the write is unconditional, unless REQUIRE_IF_MATCH.
  */

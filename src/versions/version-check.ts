@@ -27,7 +27,7 @@ export interface VersionedWrite {
 export type VersionVerdict = 'write' | 'in-place';
 
 /**
- * The rules of If-Match, Base-Version and REQUIRE_IF_MATCH (decisions.md, "Writes that never overwrite each
+ * The rules of If-Match, Base-Version and REQUIRE_IF_MATCH (docs/api-decisions.md, "Writes that never overwrite each
  * other"), for a write that has found and locked its resource (404 comes first): 428, 412 or 409, else the verdict.
  */
 export async function checkVersion(write: VersionedWrite): Promise<VersionVerdict> {

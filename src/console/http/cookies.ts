@@ -24,7 +24,7 @@ export function readCookie(request: Request, name: string): string | undefined {
   return undefined;
 }
 
-/** HttpOnly and SameSite=Lax always (decisions.md, "Sessions"); Secure when the console is reached over HTTPS. */
+/** HttpOnly and SameSite=Lax always (docs/api-decisions.md, "Sessions"); Secure when the console is reached over HTTPS. */
 export function setCookie(response: Response, name: string, value: string, options: CookieOptions): void {
   const attributes = [
     `${name}=${encodeURIComponent(value)}`,

@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 
 /**
- * Whether a request that changes something comes from another site (decisions.md, "Requests that change
+ * Whether a request that changes something comes from another site (docs/api-decisions.md, "Requests that change
  * something"): its Origin names another origin than the console's; or, without a usable Origin, its
  * Sec-Fetch-Site is not same-origin. An Origin of "null" (an opaque origin, or a page sent with
  * Referrer-Policy no-referrer) counts only with Sec-Fetch-Site: same-origin. A request with neither header

@@ -3,7 +3,7 @@ import { ConsoleViewer } from '../http/console-request';
 import { Html, html, HtmlValue } from '../http/html';
 
 /**
- * The sections of the navigation, in its order: the link names decisions.md lists, the settings first, then the
+ * The sections of the navigation, in its order: the link names docs/api-decisions.md lists, the settings first, then the
  * data (Version 5; "Skills" joins between these two with its page).
  */
 export const SECTIONS = [

@@ -11,7 +11,7 @@ import { SessionsService } from '../sessions/sessions.service';
 import { ConsoleRole, CONSOLE_ROLES, isConsoleRole } from './console-role';
 import { ConsoleUser, ConsoleUsersRepository, SignInCandidate } from './console-users.repository';
 
-/** A welcome link is valid this long (decisions.md, "People"). */
+/** A welcome link is valid this long (docs/api-decisions.md, "People"). */
 export const WELCOME_LINK_MS = 72 * 60 * 60 * 1000;
 
 const EMAIL_MAX_LENGTH = 254;

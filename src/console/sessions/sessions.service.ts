@@ -10,7 +10,7 @@ import { SessionsRepository } from './sessions.repository';
 
 export const SESSION_COOKIE = 'console_session';
 
-/** A session ends this long after sign-in, however busy (decisions.md, "Sessions"). */
+/** A session ends this long after sign-in, however busy (docs/api-decisions.md, "Sessions"). */
 export const SESSION_ABSOLUTE_MS = 12 * 60 * 60 * 1000;
 
 /** A session's last activity is written at most this often; the idle timeout is as precise. */

@@ -15,7 +15,7 @@ import { SessionsRepository } from './sessions.repository';
 import { SessionsService } from './sessions.service';
 import { forgetWelcomeToken, keepWelcomeToken, keptWelcomeToken } from './welcome-cookie';
 
-/** Failed sign-ins for an email within this window lock it (decisions.md, "Signing in"). */
+/** Failed sign-ins for an email within this window lock it (docs/api-decisions.md, "Signing in"). */
 export const LOCKOUT_WINDOW_MS = 15 * 60_000;
 /** How many failed sign-ins within the window lock an email. */
 export const LOCKOUT_FAILURES = 5;

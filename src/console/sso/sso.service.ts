@@ -45,7 +45,7 @@ export const SSO_CALLBACK_PATH = '/console/sso/callback';
 export const sealingContext = (organisationId: string) => `console-sso:${organisationId}`;
 
 /**
- * Single sign-on per organisation with OpenID Connect (decisions.md, "Signing in"): the authorization code flow
+ * Single sign-on per organisation with OpenID Connect (docs/api-decisions.md, "Signing in"): the authorization code flow
  * with PKCE (S256), state and nonce, the provider found by discovery from its issuer, through openid-client.
  * The ID token's email must name a person of that organisation's console; nobody is created.
  */

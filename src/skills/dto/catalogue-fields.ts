@@ -3,7 +3,7 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, IsArray, IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
 import { IsOptionalNotNull } from '../../validation/optional-not-null';
 
-/** At most this many aliases of each kind on one skill (decisions.md). */
+/** At most this many aliases of each kind on one skill (docs/api-decisions.md). */
 export const MAX_ALIASES = 100;
 
 /** `aliases` or `hiddenAliases` of a POST or PATCH body: up to 100 names of 1–200 characters. */

@@ -13,7 +13,7 @@ export interface SkippedRow extends EscoRowPlace {
   reason: string;
 }
 
-/** The report of `skills import-esco` (decisions.md): counts for skills, groups and links, and each row skipped. */
+/** The report of `skills import-esco` (docs/api-decisions.md): counts for skills, groups and links, and each row skipped. */
 export interface EscoImportReport {
   dryRun: boolean;
   skills: ImportCounts;

@@ -29,7 +29,7 @@ interface Change<T> {
 
 /**
  * `skills import-esco`: skills and groups upserted by source `esco` + externalId = conceptUri, in one transaction
- * (decisions.md, "ESCO import"). The input is parsed and checked whole before this runs; here every row is
+ * (docs/api-decisions.md, "ESCO import"). The input is parsed and checked whole before this runs; here every row is
  * planned against what is stored, and only then written, set-based, with the events of what changed. Nothing
  * is deleted: links are only added, and a second run of the same files writes nothing and records no event.
  */

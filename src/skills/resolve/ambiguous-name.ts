@@ -2,7 +2,7 @@ import { ValidationError } from '../../errors/errors';
 import { Resolution } from './skill-resolver';
 
 /**
- * The VALIDATION_ERROR of a name several skills answer to at the same level (decisions.md): `details` name
+ * The VALIDATION_ERROR of a name several skills answer to at the same level (docs/api-decisions.md): `details` name
  * each candidate under `field`, with its id and name.
  */
 export function ambiguousNameError(field: string, resolution: Resolution): ValidationError {

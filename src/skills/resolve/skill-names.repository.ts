@@ -30,7 +30,7 @@ export interface ScaledSkill {
   ratingScaleMax: number;
 }
 
-/** Suggestions below this trigram similarity are left out (decisions.md; pg_trgm's default threshold too). */
+/** Suggestions below this trigram similarity are left out (docs/api-decisions.md; pg_trgm's default threshold too). */
 export const MIN_SUGGESTION_SCORE = 0.3;
 /** At most this many suggestions per name. */
 export const MAX_SUGGESTIONS = 3;

@@ -3,7 +3,7 @@ import { EntityManager } from 'typeorm';
 import { nameKey } from '../../names/name-key';
 import { KeyMatch, MatchLevel, ScaledSkill, SkillNamesRepository, Suggestion } from './skill-names.repository';
 
-/** How a name resolved (decisions.md, "POST /skills/resolve"). */
+/** How a name resolved (docs/api-decisions.md, "POST /skills/resolve"). */
 export type ResolvedMatch = MatchLevel | 'ambiguous' | 'none';
 
 export interface ResolvedCandidate {
