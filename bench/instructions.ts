@@ -9,25 +9,30 @@
  * compare builds with each other, not with CPU time.
  *
  *   npx ts-node --transpile-only bench/instructions.ts "POST employee" bench/tmp/before dist
+ *   npx ts-node --transpile-only bench/instructions.ts "POST employee" dist stack floor
  *
+ * `stack`, `floor` and `baseline` are the references (bench/servers.ts), run under ts-node; `npm run bench` counts
+ * the service, the stack floor and the framework floor this way (countInstructions) after its load runs.
  * Env: INSTRUCTIONS_WARMUP (3000), INSTRUCTIONS_COUNT (1000), INSTRUCTIONS_CONNECTIONS (4), INSTRUCTIONS_ROUNDS (2),
+ * INSTRUCTIONS_PORT (3921; another for a count beside it),
  * BENCH_NODE (24: the image's Node.js 24, as bench/run.ts). Prints each round, then each build's mean and its
  * difference to the first build's. Needs valgrind and the bench seed (`npm run bench:seed`).
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { BENCH_DATABASE_URL, readBenchKeys, serviceEnvironment } from './bench-env';
 import { sampleTargets } from './sample';
 import { BenchRequest, SCENARIOS } from './scenarios';
-import { answers, SERVER_NODE, SERVER_NODE_VERSION, SERVICE_NODE_OPTIONS, stop } from './servers';
+import { answers, SERVER_NODE, SERVER_NODE_VERSION, serverArgs, stop } from './servers';
 
 const WARMUP = Number(process.env.INSTRUCTIONS_WARMUP ?? 3000);
 const COUNT = Number(process.env.INSTRUCTIONS_COUNT ?? 1000);
 const CONNECTIONS = Number(process.env.INSTRUCTIONS_CONNECTIONS ?? 4);
 const ROUNDS = Number(process.env.INSTRUCTIONS_ROUNDS ?? 2);
-const PORT = 3921;
+/** Several counts may run side by side, each on its own port (its metrics on PORT + 5550). */
+const PORT = Number(process.env.INSTRUCTIONS_PORT ?? 3921);
 
 /** Sends `total` requests, `CONNECTIONS` at a time; a non-2xx answer stops the run, as it would skew the count. */
 async function send(total: number, next: () => BenchRequest): Promise<void> {
@@ -50,7 +55,14 @@ function countedInstructions(directory: string): number {
     .reduce((sum, count) => sum + Number(count ?? 0), 0);
 }
 
-async function countBuild(build: string, next: () => BenchRequest, env: Record<string, string>): Promise<number> {
+/** Instructions per request of `build` (a build directory or a reference's name) serving `next`'s requests. */
+export async function countInstructions(
+  build: string,
+  next: () => BenchRequest,
+  env: Record<string, string>,
+  { warmup = WARMUP, count = COUNT } = {},
+): Promise<number> {
+  const { args, readyPath } = serverArgs(build);
   const directory = join(tmpdir(), `instructions-${process.pid}-${Date.now()}`);
   execFileSync('mkdir', ['-p', directory]);
   const child = spawn(
@@ -62,25 +74,25 @@ async function countBuild(build: string, next: () => BenchRequest, env: Record<s
       '--instr-atstart=no',
       `--callgrind-out-file=${join(directory, 'callgrind.out.%p')}`,
       SERVER_NODE,
-      ...SERVICE_NODE_OPTIONS,
-      resolve(build, 'main.js'),
+      ...args,
     ],
     {
-      env: { ...process.env, ...env, PORT: String(PORT), METRICS_PORT: '9471', DISPATCH_MODE: 'off' },
+      cwd: join(__dirname, '..'),
+      env: { ...process.env, ...env, PORT: String(PORT), METRICS_PORT: String(PORT + 5550), DISPATCH_MODE: 'off' },
       stdio: 'ignore',
     },
   );
   try {
     const deadline = Date.now() + 600_000;
-    while (!(await answers(`http://127.0.0.1:${PORT}/health/ready`))) {
+    while (!(await answers(`http://127.0.0.1:${PORT}${readyPath}`))) {
       if (child.exitCode !== null || Date.now() > deadline) throw new Error(`${build} did not start`);
       await new Promise((done) => setTimeout(done, 1000));
     }
-    await send(WARMUP, next);
+    await send(warmup, next);
     execFileSync('callgrind_control', ['--instr=on', String(child.pid)], { stdio: 'ignore' });
-    await send(COUNT, next);
+    await send(count, next);
     execFileSync('callgrind_control', ['--dump', String(child.pid)], { stdio: 'ignore' });
-    return countedInstructions(directory) / COUNT;
+    return countedInstructions(directory) / count;
   } finally {
     await stop(child);
     rmSync(directory, { recursive: true, force: true });
@@ -98,7 +110,7 @@ async function main(): Promise<void> {
   const counts = new Map<string, number[]>(builds.map((build) => [build, []]));
   for (let round = 1; round <= ROUNDS; round++) {
     for (const build of builds) {
-      const perRequest = await countBuild(build, scenario.requests(sample), env);
+      const perRequest = await countInstructions(build, scenario.requests(sample), env);
       counts.get(build)!.push(perRequest);
       console.log(`round ${round} ${build.padEnd(24)} ${(perRequest / 1e6).toFixed(3)} M instructions/request`);
     }
@@ -114,7 +126,9 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((error: unknown) => {
-  console.error(error);
-  process.exit(1);
-});
+if (require.main === module) {
+  main().catch((error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  });
+}
