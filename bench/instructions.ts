@@ -9,8 +9,10 @@
  * compare builds with each other, not with CPU time.
  *
  *   npx ts-node --transpile-only bench/instructions.ts "POST employee" bench/tmp/before dist
- *   npx ts-node --transpile-only bench/instructions.ts "POST employee" dist stack floor
+ *   npx ts-node --transpile-only bench/instructions.ts "POST employee|PATCH employee" dist stack floor
  *
+ * Several scenarios, separated by `|`, are counted one after the other in one process per build and round (one
+ * start under valgrind, which takes a minute or more).
  * `stack`, `floor` and `baseline` are the references (bench/servers.ts), run under ts-node; `npm run bench` counts
  * the service, the stack floor and the framework floor this way (countInstructions) after its load runs.
  * Env: INSTRUCTIONS_WARMUP (3000), INSTRUCTIONS_COUNT (1000), INSTRUCTIONS_CONNECTIONS (4), INSTRUCTIONS_ROUNDS (2),
@@ -48,20 +50,37 @@ async function send(total: number, next: () => BenchRequest): Promise<void> {
   await Promise.all(Array.from({ length: CONNECTIONS }, worker));
 }
 
-/** The instructions callgrind counted in its dump files (the summary line of each), all threads together. */
-function countedInstructions(directory: string): number {
-  return readdirSync(directory)
-    .map((file) => /^summary: (\d+)/m.exec(readFileSync(join(directory, file), 'utf8'))?.[1])
-    .reduce((sum, count) => sum + Number(count ?? 0), 0);
+/**
+ * The instructions callgrind counted in the dump files it wrote since the last call (the summary line of each),
+ * all threads together; the files are removed, so the next dump is counted alone.
+ */
+function takeCountedInstructions(directory: string): number {
+  let total = 0;
+  for (const file of readdirSync(directory)) {
+    const path = join(directory, file);
+    total += Number(/^summary: (\d+)/m.exec(readFileSync(path, 'utf8'))?.[1] ?? 0);
+    rmSync(path);
+  }
+  return total;
 }
 
-/** Instructions per request of `build` (a build directory or a reference's name) serving `next`'s requests. */
+/** One scenario's requests, by the scenario's name. */
+export interface Workload {
+  name: string;
+  next: () => BenchRequest;
+}
+
+/**
+ * Instructions per request of `build` (a build directory or a reference's name) under each workload in turn, in
+ * one process: each serves `warmup` requests uncounted (later ones find the shared path compiled already), then
+ * `count` counted, dumped alone.
+ */
 export async function countInstructions(
   build: string,
-  next: () => BenchRequest,
+  workloads: Workload[],
   env: Record<string, string>,
   { warmup = WARMUP, count = COUNT } = {},
-): Promise<number> {
+): Promise<Map<string, number>> {
   const { args, readyPath } = serverArgs(build);
   const directory = join(tmpdir(), `instructions-${process.pid}-${Date.now()}`);
   execFileSync('mkdir', ['-p', directory]);
@@ -82,17 +101,25 @@ export async function countInstructions(
       stdio: 'ignore',
     },
   );
+  const control = (option: string) =>
+    execFileSync('callgrind_control', [option, String(child.pid)], { stdio: 'ignore' });
   try {
     const deadline = Date.now() + 600_000;
     while (!(await answers(`http://127.0.0.1:${PORT}${readyPath}`))) {
       if (child.exitCode !== null || Date.now() > deadline) throw new Error(`${build} did not start`);
       await new Promise((done) => setTimeout(done, 1000));
     }
-    await send(warmup, next);
-    execFileSync('callgrind_control', ['--instr=on', String(child.pid)], { stdio: 'ignore' });
-    await send(count, next);
-    execFileSync('callgrind_control', ['--dump', String(child.pid)], { stdio: 'ignore' });
-    return countedInstructions(directory) / count;
+    const counts = new Map<string, number>();
+    for (const { name, next } of workloads) {
+      await send(warmup, next);
+      takeCountedInstructions(directory);
+      control('--instr=on');
+      await send(count, next);
+      control('--dump');
+      control('--instr=off');
+      counts.set(name, takeCountedInstructions(directory) / count);
+    }
+    return counts;
   } finally {
     await stop(child);
     rmSync(directory, { recursive: true, force: true });
@@ -100,29 +127,39 @@ export async function countInstructions(
 }
 
 async function main(): Promise<void> {
-  const [scenarioName, ...builds] = process.argv.slice(2);
-  const scenario = SCENARIOS.find((candidate) => candidate.name === scenarioName);
-  if (!scenario || builds.length === 0) throw new Error('Usage: instructions.ts SCENARIO BUILD_DIR [BUILD_DIR …]');
+  const [scenarioNames, ...builds] = process.argv.slice(2);
+  const names = (scenarioNames ?? '').split('|');
+  const scenarios = names.map((name) => SCENARIOS.find((candidate) => candidate.name === name));
+  if (scenarios.some((scenario) => !scenario) || builds.length === 0) {
+    throw new Error('Usage: instructions.ts "SCENARIO[|SCENARIO…]" BUILD_DIR|stack|floor|baseline […]');
+  }
   const keys = readBenchKeys();
   const env = serviceEnvironment(keys);
   const sample = await sampleTargets(BENCH_DATABASE_URL, keys);
-  console.log(`${scenarioName}: ${WARMUP} requests warm-up, ${COUNT} counted, Node.js ${SERVER_NODE_VERSION}`);
-  const counts = new Map<string, number[]>(builds.map((build) => [build, []]));
+  console.log(`${scenarioNames}: ${WARMUP} requests warm-up, ${COUNT} counted, Node.js ${SERVER_NODE_VERSION}`);
+  const counts = new Map<string, number[]>(builds.flatMap((build) => names.map((name) => [`${build} ${name}`, []])));
   for (let round = 1; round <= ROUNDS; round++) {
     for (const build of builds) {
-      const perRequest = await countInstructions(build, scenario.requests(sample), env);
-      counts.get(build)!.push(perRequest);
-      console.log(`round ${round} ${build.padEnd(24)} ${(perRequest / 1e6).toFixed(3)} M instructions/request`);
+      const workloads = scenarios.map((scenario) => ({ name: scenario!.name, next: scenario!.requests(sample) }));
+      for (const [name, perRequest] of await countInstructions(build, workloads, env)) {
+        counts.get(`${build} ${name}`)!.push(perRequest);
+        console.log(
+          `round ${round} ${build.padEnd(16)} ${name.padEnd(32)} ${(perRequest / 1e6).toFixed(3)} M instructions/request`,
+        );
+      }
     }
   }
   const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
-  const first = mean(counts.get(builds[0])!);
-  for (const [build, values] of counts) {
-    const change = ((mean(values) / first - 1) * 100).toFixed(1);
-    const spread = values.map((value) => (value / 1e6).toFixed(3)).join(', ');
-    console.log(
-      `${build.padEnd(24)} mean ${(mean(values) / 1e6).toFixed(3)} M/request (${change} %; rounds ${spread})`,
-    );
+  for (const name of names) {
+    const first = mean(counts.get(`${builds[0]} ${name}`)!);
+    for (const build of builds) {
+      const values = counts.get(`${build} ${name}`)!;
+      const change = ((mean(values) / first - 1) * 100).toFixed(1);
+      const spread = values.map((value) => (value / 1e6).toFixed(3)).join(', ');
+      console.log(
+        `${build.padEnd(16)} ${name.padEnd(32)} mean ${(mean(values) / 1e6).toFixed(3)} M/request (${change} %; rounds ${spread})`,
+      );
+    }
   }
 }
 

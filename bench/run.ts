@@ -237,7 +237,7 @@ function instructionScenarios(setting: string | undefined): (name: string) => bo
 
 /**
  * Instructions per request of the service, the stack floor and the framework floor under each scenario (issue
- * 51): in each round every server is counted once, one after the other, on the same requests' kind.
+ * 51): in each round every server is started once under valgrind and counted on each scenario in turn.
  */
 async function countAll(scenarios: Scenario[], sample: Sample, env: Record<string, string>): Promise<InstructionRow[]> {
   const rows: InstructionRow[] = [];
@@ -246,19 +246,20 @@ async function countAll(scenarios: Scenario[], sample: Sample, env: Record<strin
     `\nInstructions per request (callgrind): ${INSTRUCTION_WARMUP} requests warm-up, ${INSTRUCTION_COUNT} counted, ` +
       `${INSTRUCTION_ROUNDS} round(s), Node.js ${SERVER_NODE_VERSION}`,
   );
-  for (const scenario of scenarios) {
-    for (let round = 1; round <= INSTRUCTION_ROUNDS; round++) {
-      for (const { target, server } of INSTRUCTION_TARGETS) {
-        const build = server === 'dist' ? join(ROOT, 'dist') : server;
-        const perRequest = await countInstructions(build, scenario.requests(sample), env, {
-          warmup: INSTRUCTION_WARMUP,
-          count: INSTRUCTION_COUNT,
-        });
-        let row = rows.find((candidate) => candidate.scenario === scenario.name && candidate.target === target);
-        if (!row) rows.push((row = { scenario: scenario.name, target, perRequest: [] }));
+  for (let round = 1; round <= INSTRUCTION_ROUNDS; round++) {
+    for (const { target, server } of INSTRUCTION_TARGETS) {
+      const build = server === 'dist' ? join(ROOT, 'dist') : server;
+      const workloads = scenarios.map((scenario) => ({ name: scenario.name, next: scenario.requests(sample) }));
+      const counts = await countInstructions(build, workloads, env, {
+        warmup: INSTRUCTION_WARMUP,
+        count: INSTRUCTION_COUNT,
+      });
+      for (const [scenario, perRequest] of counts) {
+        let row = rows.find((candidate) => candidate.scenario === scenario && candidate.target === target);
+        if (!row) rows.push((row = { scenario, target, perRequest: [] }));
         row.perRequest.push(perRequest);
         console.log(
-          `${target.padEnd(8)} ${scenario.name.padEnd(34)} round ${round}  ${(perRequest / 1e6).toFixed(3)} M instructions/request`,
+          `${target.padEnd(8)} ${scenario.padEnd(34)} round ${round}  ${(perRequest / 1e6).toFixed(3)} M instructions/request`,
         );
       }
       await forgetPendingDeliveries();
