@@ -17,7 +17,9 @@ const SHARED = {
   errors: [],
   // Secrets sealed at rest (AES-256-GCM), for every feature that keeps one.
   encryption: [],
-  database: ['errors'],
+  // The one normalisation of names every comparison of skill and alias names uses (and the migration stores).
+  names: [],
+  database: ['errors', 'names'],
   tracing: ['config'],
   validation: ['errors'],
   pagination: ['config', 'errors', 'validation'],

@@ -57,8 +57,8 @@ async function fill(client: Client): Promise<Sample> {
   );
   await client.query(
     `INSERT INTO skills (id, organisation_id, name, description, rating_scale_min, rating_scale_max, rating_scale_type,
-                         created_at, updated_at)
-     SELECT gen_random_uuid(), $1, 'Skill ' || j, 'Seeded skill', 0, 5, 'NUMERIC', now(), now()
+                         created_at, updated_at, name_key)
+     SELECT gen_random_uuid(), $1, 'Skill ' || j, 'Seeded skill', 0, 5, 'NUMERIC', now(), now(), 'skill ' || j
        FROM generate_series(1, $2) j`,
     [organisation.id, EMBEDDED_SKILLS],
   );

@@ -223,9 +223,11 @@ async function insertOrganisations(client: Client): Promise<void> {
 async function insertSkills(client: Client): Promise<void> {
   await client.query(
     `INSERT INTO skills (id, organisation_id, name, description, rating_scale_min, rating_scale_max, rating_scale_type,
-                         created_at, updated_at)
+                         created_at, updated_at, name_key)
      SELECT pg_temp.uuid_v7(at), o.id, ($1::text[])[1 + j % 30] || ' ' || ($2::text[])[1 + j / 30],
-            'Seeded skill ' || j, 0, 5, 'NUMERIC', at, at
+            'Seeded skill ' || j, 0, 5, 'NUMERIC', at, at,
+            -- The seeded names are plain ASCII words with single spaces: lower() is their nameKey.
+            lower(($1::text[])[1 + j % 30] || ' ' || ($2::text[])[1 + j / 30])
        FROM bench_orgs o, generate_series(0, $3 - 1) j,
             LATERAL (SELECT timestamptz '2022-12-01 00:00:00+00' + (j * 10 + o.ix) * interval '1 minute' AS at) t`,
     [SKILL_TOPICS, SKILL_LEVELS, SKILLS_PER_ORGANISATION],

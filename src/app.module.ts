@@ -54,19 +54,23 @@ const FEATURE_MODULES = [
 @Module({})
 export class AppModule {
   static forRoot({ config, databaseUrl, poolSize, extraImports = [] }: AppModuleOptions): DynamicModule {
+    const timeouts = { connectMs: config.databaseTimeoutMs, statementMs: config.databaseStatementTimeoutMs };
     return {
       module: AppModule,
       imports: [
         ConfigModule.forRoot(config),
         LoggerModule.forRoot(loggerParams(config)),
         TypeOrmModule.forRoot({
-          ...createDataSourceOptions(databaseUrl, poolSize, {
-            connectMs: config.databaseTimeoutMs,
-            statementMs: config.databaseStatementTimeoutMs,
-          }),
+          ...createDataSourceOptions(databaseUrl, poolSize, timeouts),
           entities: ENTITIES,
         }),
-        DatabaseModule,
+        DatabaseModule.forRoot({
+          // A worker serves no GET: it never reads on a replica, nor checks them.
+          urls: config.dispatchMode === 'worker' ? [] : config.databaseReplicaUrls,
+          maxLagMs: config.databaseReplicaMaxLagMs,
+          poolSize,
+          timeouts,
+        }),
         MetricsModule,
         EventEmitterModule.forRoot(),
         EventsModule,

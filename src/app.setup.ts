@@ -3,6 +3,7 @@ import { NestExpressApplication } from '@nestjs/platform-express';
 import helmet from 'helmet';
 import { Logger } from 'nestjs-pino';
 import { APP_CONFIG, AppConfig } from './config/config';
+import { useReadReplicas } from './database/read-replicas';
 import { Readiness } from './health/readiness';
 import { AllExceptionsFilter } from './http/all-exceptions.filter';
 import { configureHttpServer } from './http/http-server';
@@ -38,7 +39,9 @@ export function configureApp(app: NestExpressApplication): INestApplication {
   });
   app.useGlobalPipes(createValidationPipe());
   app.useGlobalFilters(new AllExceptionsFilter());
-  // No global interceptor: the adapter (http/envelope.ts) wraps results, and only POST routes intercept (@Idempotent).
+  // No global interceptor but read routing, and that only with replicas: the adapter (http/envelope.ts) wraps
+  // results, and only POST routes intercept (@Idempotent).
+  useReadReplicas(app, API_PREFIX);
   setupOpenApi(app);
   return app;
 }

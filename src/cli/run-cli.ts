@@ -6,6 +6,7 @@ import { CliContext } from './cli-context';
 import { registerConsoleCommands } from './console.commands';
 import { registerDbCommands } from './db.commands';
 import { registerEmployeesCommands } from './employees.commands';
+import { registerEscoCommands } from './esco.commands';
 import { registerImportCommands } from './import.commands';
 import { CliOutput, createOutput } from './output';
 import { registerPositionsCommands } from './positions.commands';
@@ -54,6 +55,7 @@ export async function runCli(argv: string[], io: CliIo = processIo, config?: App
     registerDbCommands(program, context, output);
     registerPositionsCommands(program, context, output);
     registerImportCommands(program, context, output, io.progress ?? (() => undefined));
+    registerEscoCommands(program, context, output, io.progress ?? (() => undefined));
     registerEmployeesCommands(program, context, output);
     registerConsoleCommands(program, context, output);
     await program.parseAsync(words, { from: 'user' });

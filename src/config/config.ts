@@ -16,6 +16,10 @@ export interface AppConfig {
    * needs one: the workers' LISTEN and the migration lock. Unset: databaseUrl.
    */
   databaseDirectUrl?: string;
+  /** Streaming standbys of the primary that GETs under /api/v1 may read on (README "Read replicas"); empty: none. */
+  databaseReplicaUrls: string[];
+  /** A read without X-Consistency-Token goes to a replica at most this far behind the primary, else the primary. */
+  databaseReplicaMaxLagMs: number;
   /** Where Prometheus scrapes /metrics; 0: no metrics listener. */
   metricsPort: number;
   dataDir: string;
@@ -90,6 +94,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     'must be a postgres:// or postgresql:// URL',
   );
   if (databaseDirectUrl && !databaseUrl) throw new ConfigError('DATABASE_DIRECT_URL', 'needs DATABASE_URL');
+  const databaseReplicaUrls = postgresUrls(read, 'DATABASE_REPLICA_URLS');
+  if (databaseReplicaUrls.length > 0 && !databaseUrl) {
+    throw new ConfigError('DATABASE_REPLICA_URLS', 'needs DATABASE_URL: the embedded database has no replicas');
+  }
   const secretText = read('WEBHOOK_SECRET_KEY');
   const webhookSecretKey = secretText === undefined ? undefined : decodeSecretKey(secretText);
   if (secretText !== undefined && !webhookSecretKey) {
@@ -124,6 +132,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     dispatchMode,
     databaseUrl,
     databaseDirectUrl,
+    databaseReplicaUrls,
+    databaseReplicaMaxLagMs: integer(read, 'DATABASE_REPLICA_MAX_LAG_MS', 1000, 0),
     metricsPort,
     dataDir: read('DATA_DIR') ?? './data',
     redisUrl: matching(read, 'REDIS_URL', /^rediss?:\/\/.+/, 'must be a redis:// or rediss:// URL'),
@@ -237,6 +247,17 @@ function publicOrigin(read: Reader, port: number): string {
     );
   }
   return url.origin;
+}
+
+/** A comma-separated list of postgres:// URLs; unset: none. */
+function postgresUrls(read: Reader, name: string): string[] {
+  const text = read(name);
+  if (text === undefined) return [];
+  const urls = text.split(',').map((entry) => entry.trim());
+  if (urls.some((url) => !/^postgres(ql)?:\/\/.+/.test(url))) {
+    throw new ConfigError(name, 'must be postgres:// or postgresql:// URLs, comma-separated');
+  }
+  return urls;
 }
 
 function matching(read: Reader, name: string, pattern: RegExp, requirement: string): string | undefined {

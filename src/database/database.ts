@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { ClientBase } from 'pg';
 import { DataSource, EntityManager, QueryRunner } from 'typeorm';
+import { replicaManager } from './read-route';
 import type { ChangeOrigin, WriteContext } from './write-context';
 
 /** A statement and its parameters, for pg as TypeORM's `query` takes them. */
@@ -39,9 +40,12 @@ export class Database {
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  /** The manager a query runs with: the caller's transaction, else the pool. */
+  /**
+   * The manager a query runs with: the caller's transaction, else the pool of the replica the request reads on
+   * (a GET under /api/v1 with DATABASE_REPLICA_URLS, read-routing.interceptor.ts), else the primary's pool.
+   */
   manager(transaction?: EntityManager): EntityManager {
-    return transaction ?? this.dataSource.manager;
+    return transaction ?? replicaManager() ?? this.dataSource.manager;
   }
 
   /**

@@ -49,8 +49,8 @@ export class NotFoundError extends AppError {
 }
 
 export class ConflictError extends AppError {
-  constructor(message: string) {
-    super(HttpStatus.CONFLICT, ErrorCode.CONFLICT, message);
+  constructor(message: string, details?: FieldError[]) {
+    super(HttpStatus.CONFLICT, ErrorCode.CONFLICT, message, details);
   }
 }
 

@@ -32,6 +32,9 @@ const EVERY_EVENT_NAME: Record<DomainEventName, boolean> = {
   'skill.deleted': false,
   'employee_skill.deleted': false,
   'employee.erased': false,
+  'skill_group.created': false,
+  'skill_group.updated': false,
+  'skill_group.deleted': false,
 };
 
 /**
@@ -49,6 +52,9 @@ const EMPLOYEE_NAMED: { [K in DomainEventName]: (data: DomainEventMap[K]) => str
   'skill.created': () => null,
   'skill.updated': () => null,
   'skill.deleted': () => null,
+  'skill_group.created': () => null,
+  'skill_group.updated': () => null,
+  'skill_group.deleted': () => null,
 };
 
 /** The employee the event names; null when it names none, or a value no employee has as its id (not a UUID). */

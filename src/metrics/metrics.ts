@@ -5,6 +5,7 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 import { DataSource } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import { APP_CONFIG, AppConfig, webhookClaimLifetimeMs } from '../config/config';
+import { Replicas } from '../database/replicas';
 import type { RequestObserver } from '../http/request-log';
 import { MetricsRepository, OutboxState } from './metrics.repository';
 
@@ -58,11 +59,13 @@ export class Metrics implements RequestObserver {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @InjectDataSource() dataSource: DataSource,
     private readonly repository: MetricsRepository,
+    replicas: Replicas,
   ) {
     // Only a process that is scraped pays for the event-loop monitor and the other process series.
     if (config.metricsPort !== 0) collectDefaultMetrics({ register: this.registry });
     this.poolGauges((dataSource.driver as PostgresDriver).master as Pool);
     this.outboxGauges();
+    if (replicas.configured) this.replicaSeries(replicas);
   }
 
   /** One observation per request, from the access-log middleware. */
@@ -102,6 +105,41 @@ export class Metrics implements RequestObserver {
       registers: [this.registry],
       collect() {
         this.set(pool.waitingCount);
+      },
+    });
+  }
+
+  /** Only with DATABASE_REPLICA_URLS: each replica's lag, and where GETs read (docs/operations.md). */
+  private replicaSeries(replicas: Replicas): void {
+    new Gauge({
+      name: 'db_replica_lag_seconds',
+      help: 'How far each read replica was behind the primary at its last check; absent while it is left out',
+      labelNames: ['replica'] as const,
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        for (const { name, seconds } of replicas.lags())
+          if (seconds !== undefined) this.set({ replica: name }, seconds);
+      },
+    });
+    new Counter({
+      name: 'db_reads_total',
+      help: 'GET requests under /api/v1 routed by this process, by where they read (primary, replica)',
+      labelNames: ['target'] as const,
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        this.inc({ target: 'primary' }, replicas.reads.primary);
+        this.inc({ target: 'replica' }, replicas.reads.replica);
+      },
+    });
+    new Counter({
+      name: 'db_replica_fallbacks_total',
+      help: 'Statements a replica failed (down, a recovery conflict) that the primary answered instead',
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        this.inc(replicas.reads.fallbacks);
       },
     });
   }

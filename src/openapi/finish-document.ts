@@ -37,7 +37,9 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Employees: 'The people of the organisation; deactivation is a soft delete.',
   'Employee skills': "An employee's skills, each with its latest rating.",
   Ratings: 'Every rating of an employee, newest first.',
-  Skills: "The organisation's skills catalogue and each skill's rating scale.",
+  Skills:
+    "The organisation's skills catalogue: each skill's rating scale, aliases, groups and source, and name resolution.",
+  'Skill groups': 'Families of skills, each with any number of parents (a polyhierarchy, as ESCO has).',
   Positions: 'Read only: positions come in through the `positions import` command.',
   Webhooks: 'Endpoints told of changes by signed POSTs, and their delivery log.',
   Me: 'The organisation and the API key of the request.',

@@ -7,6 +7,8 @@ import { WriteContext } from '../database/write-context';
 import { EmployeesRepository } from '../employees/employees.repository';
 import { NotFoundError } from '../errors/errors';
 import { DomainEvents } from '../events/domain-events';
+import { ambiguousNameError } from '../skills/resolve/ambiguous-name';
+import { Resolution, SkillResolver } from '../skills/resolve/skill-resolver';
 import { assertOneReferenceEach, BulkRatingItemDto } from './dto/bulk-ratings.dto';
 import { toRatingResponse } from './dto/rating.response';
 import { newRating } from './new-rating';
@@ -26,12 +28,13 @@ interface References {
   employeeById: Map<string, string>;
   employeeByNumber: Map<string, string>;
   skillById: Map<string, RatedSkill>;
-  skillByName: Map<string, RatedSkill>;
+  /** How each skillName resolved (SkillResolver: a name, else an alias only one skill has), by the name as sent. */
+  skillByName: Map<string, Resolution>;
 }
 
 /**
  * POST /ratings/bulk: each item is a POST /employees/{id}/ratings naming its employee (id or personnelNumber)
- * and skill (id or name), checked by the same DTO and rules, written in one transaction: the ratings and their
+ * and skill (id, or a name SkillResolver resolves), checked by the same DTO and rules, written in one transaction: the ratings and their
  * missing PersonSkills in one statement, then their skill.rated events in item order.
  */
 @Injectable()
@@ -41,6 +44,7 @@ export class RatingsBulkService {
     private readonly ratings: RatingsRepository,
     private readonly employees: EmployeesRepository,
     private readonly events: DomainEvents,
+    private readonly resolver: SkillResolver,
   ) {}
 
   async create(organisationId: string, items: unknown[], write: WriteContext): Promise<BulkResult> {
@@ -82,14 +86,20 @@ export class RatingsBulkService {
     const employeeIds = valid.map((input) => input.employeeId).filter(isUuid);
     const numbers = valid.map((input) => input.personnelNumber).filter((number) => number !== undefined);
     const skillIds = valid.map((input) => input.skillId).filter(isUuid);
-    const names = valid.map((input) => input.skillName).filter((name) => name !== undefined);
+    const names = [...new Set(valid.map((input) => input.skillName).filter((name) => name !== undefined))];
     const employees = await this.employees.findReferences(organisationId, lowerCased(employeeIds), numbers, manager);
-    const skills = await this.ratings.findSkillsToRate(organisationId, lowerCased(skillIds), names, manager);
+    const resolved = await this.resolver.resolve(organisationId, names, { suggest: false, manager });
+    const resolvedIds = resolved.flatMap(({ skill }) => (skill ? [skill.id] : []));
+    const skills = await this.ratings.findSkillsToRate(
+      organisationId,
+      [...lowerCased(skillIds), ...resolvedIds],
+      manager,
+    );
     return {
       employeeById: new Map(employees.map((employee) => [employee.id, employee.id])),
       employeeByNumber: new Map(employees.map((employee) => [employee.personnelNumber, employee.id])),
       skillById: new Map(skills.map((skill) => [skill.id, skill])),
-      skillByName: new Map(skills.map((skill) => [skill.name.toLowerCase(), skill])),
+      skillByName: new Map(resolved.map((resolution) => [resolution.name, resolution])),
     };
   }
 
@@ -106,10 +116,8 @@ export class RatingsBulkService {
             ? found.employeeById.get(input.employeeId.toLowerCase())
             : found.employeeByNumber.get(input.personnelNumber!);
         if (employeeId === undefined) throw new NotFoundError('Employee');
-        const skill =
-          input.skillId !== undefined
-            ? found.skillById.get(input.skillId.toLowerCase())
-            : found.skillByName.get(input.skillName!.toLowerCase());
+        const skillId = input.skillId ?? resolvedSkillId(found.skillByName.get(input.skillName!)!);
+        const skill = found.skillById.get(skillId.toLowerCase());
         if (skill === undefined) throw new NotFoundError('Skill');
         assertScoreInScale(input.score, skill);
         planned.push({ outcome, employeeId, skill, rating: newRating(skill.id, input, createdAt) });
@@ -140,6 +148,13 @@ export class RatingsBulkService {
       return { ...item, personSkillId: personSkillOf.get(item.rating.ratingId)! };
     });
   }
+}
+
+/** The skill a skillName names; an ambiguous name fails its item with the candidates, an unknown one is 404. */
+function resolvedSkillId(resolution: Resolution): string {
+  if (resolution.match === 'ambiguous') throw ambiguousNameError('skillName', resolution);
+  if (resolution.skill === null) throw new NotFoundError('Skill');
+  return resolution.skill.id;
 }
 
 function lowerCased(ids: string[]): string[] {

@@ -143,23 +143,15 @@ export class RatingsRepository {
     return { employeeExists, skill: skill.id === null ? null : skill };
   }
 
-  /**
-   * The organisation's skills with these ids or names (compared lower-case), key-share locked so none can be
-   * deleted before the ratings commit.
-   */
-  async findSkillsToRate(
-    organisationId: string,
-    ids: string[],
-    names: string[],
-    manager?: EntityManager,
-  ): Promise<RatedSkill[]> {
-    if (ids.length === 0 && names.length === 0) return [];
+  /** The organisation's skills with these ids, key-share locked so none can be deleted before the ratings commit. */
+  async findSkillsToRate(organisationId: string, ids: string[], manager?: EntityManager): Promise<RatedSkill[]> {
+    if (ids.length === 0) return [];
     return this.database.manager(manager).query<RatedSkill[]>(
       `SELECT s.id, s.name, s.rating_scale_min AS "ratingScaleMin", s.rating_scale_max AS "ratingScaleMax"
          FROM skills s
-        WHERE s.organisation_id = $1 AND (s.id = ANY ($2::uuid[]) OR lower(s.name) = ANY ($3::text[]))
+        WHERE s.organisation_id = $1 AND s.id = ANY ($2::uuid[])
           FOR KEY SHARE OF s`,
-      [organisationId, ids, names.map((name) => name.toLowerCase())],
+      [organisationId, ids],
     );
   }
 

@@ -1,16 +1,23 @@
-import { newId } from '../database/uuid';
-import { ValidationError } from '../errors/errors';
+import { isUuid, newId } from '../database/uuid';
+import { NotFoundError, ValidationError } from '../errors/errors';
+import { nameKey } from '../names/name-key';
 import { CreateSkillDto } from './dto/create-skill.dto';
+import { SkillGroupRef, SkillRecord } from './dto/skill.response';
 import { UpdateSkillDto } from './dto/update-skill.dto';
-import { Skill } from './entities/skill.entity';
 
 /** The skill a POST /skills body (or a bulk item that matches none) creates, with the scale's defaults. */
-export function newSkill(organisationId: string, input: CreateSkillDto, now: Date): Skill {
-  const skill: Skill = {
+export function newSkill(organisationId: string, input: CreateSkillDto, now: Date): SkillRecord {
+  const skill: SkillRecord = {
     id: newId(),
     organisationId,
     name: input.name,
+    nameKey: nameKey(input.name),
     description: input.description ?? null,
+    aliases: input.aliases ?? [],
+    hiddenAliases: input.hiddenAliases ?? [],
+    groups: groupsOf(input.groupIds ?? [], []),
+    source: input.source ?? null,
+    externalId: input.externalId ?? null,
     ratingScaleMin: input.ratingScaleMin ?? 0,
     ratingScaleMax: input.ratingScaleMax ?? 5,
     ratingScaleType: input.ratingScaleType ?? 'NUMERIC',
@@ -18,22 +25,62 @@ export function newSkill(organisationId: string, input: CreateSkillDto, now: Dat
     updatedAt: now,
   };
   assertScale(skill);
+  assertAliasesDistinct(skill);
   return skill;
 }
 
-/** Copies the supplied fields of a PATCH onto the skill; the scale must still hold (400 otherwise). */
-export function applyChanges(skill: Skill, input: UpdateSkillDto): void {
-  for (const [field, value] of Object.entries(input) as [string, unknown][]) {
+/**
+ * Copies the supplied fields of a PATCH onto the skill (an array replaces the stored one); the scale must still
+ * hold and the aliases be distinct (400 otherwise).
+ */
+export function applyChanges(skill: SkillRecord, input: UpdateSkillDto): void {
+  const { groupIds, ...fields } = input;
+  for (const [field, value] of Object.entries(fields) as [string, unknown][]) {
     if (value !== undefined) Object.assign(skill, { [field]: value });
   }
+  // A skill whose key an older one took (see the catalogue migration) gets one only when it is renamed.
+  if (input.name !== undefined && (skill.nameKey !== null || input.name !== skill.name)) {
+    skill.nameKey = nameKey(skill.name);
+  }
+  if (groupIds !== undefined) skill.groups = groupsOf(groupIds, skill.groups);
   assertScale(skill);
+  assertAliasesDistinct(skill);
 }
 
-function assertScale(skill: Skill): void {
+/**
+ * The groups with these ids, in no particular order yet: names the skill already knows are kept, the others are
+ * filled in when the links are written (which answers 404 for a group the organisation lacks). A malformed id
+ * is unknown too.
+ */
+function groupsOf(ids: string[], known: SkillGroupRef[]): SkillGroupRef[] {
+  const byId = new Map(known.map((group) => [group.id, group]));
+  const unique = [...new Set(ids.map((id) => id.toLowerCase()))];
+  return unique.map((id) => {
+    if (!isUuid(id)) throw new NotFoundError('SkillGroup');
+    return byId.get(id) ?? { id, name: '' };
+  });
+}
+
+function assertScale(skill: SkillRecord): void {
   if (skill.ratingScaleMin > skill.ratingScaleMax) {
     throw ValidationError.forField(
       'ratingScaleMin',
       `ratingScaleMin (${skill.ratingScaleMin}) must not be greater than ratingScaleMax (${skill.ratingScaleMax})`,
     );
+  }
+}
+
+/** Each name once among a skill's aliases and hidden aliases, as names are compared (400 naming the repeat). */
+function assertAliasesDistinct(skill: SkillRecord): void {
+  const seen = new Map<string, string>();
+  const named = [
+    ...skill.aliases.map((alias, index) => ({ alias, field: `aliases[${index}]` })),
+    ...skill.hiddenAliases.map((alias, index) => ({ alias, field: `hiddenAliases[${index}]` })),
+  ];
+  for (const { alias, field } of named) {
+    const key = nameKey(alias);
+    const earlier = seen.get(key);
+    if (earlier) throw ValidationError.forField(field, `${field} repeats ${earlier} ("${alias}")`);
+    seen.set(key, field);
   }
 }

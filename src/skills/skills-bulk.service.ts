@@ -5,21 +5,21 @@ import { Database } from '../database/database';
 import { WriteContext } from '../database/write-context';
 import { changesBetween } from '../events/changes';
 import { DomainEvents, PublishedEvent } from '../events/domain-events';
+import { nameKey } from '../names/name-key';
 import { CreateSkillDto } from './dto/create-skill.dto';
-import { toSkillResponse } from './dto/skill.response';
+import { SkillRecord, toSkillResponse } from './dto/skill.response';
 import { UpdateSkillDto } from './dto/update-skill.dto';
-import { Skill } from './entities/skill.entity';
 import { applyChanges, newSkill } from './skill-changes';
 import { SkillsRepository } from './skills.repository';
 
 /**
- * POST /skills/bulk: each item is a POST or a PATCH of a skill, matched by name case-insensitively, checked by
+ * POST /skills/bulk: each item is a POST or a PATCH of a skill, matched by name as names are compared (nameKey), checked by
  * the same DTOs and rules as those and written set-based in one transaction (see upsertItems). Each applied
  * item records what POST or PATCH would: skill.created, or skill.updated with its changes (feed only).
  */
 @Injectable()
 export class SkillsBulkService {
-  private readonly rules: UpsertRules<Skill, CreateSkillDto, UpdateSkillDto, PublishedEvent>;
+  private readonly rules: UpsertRules<SkillRecord, CreateSkillDto, UpdateSkillDto, PublishedEvent>;
 
   constructor(
     private readonly database: Database,
@@ -28,9 +28,12 @@ export class SkillsBulkService {
   ) {
     this.rules = {
       repository: skills,
-      lockByKeys: (organisationId, names, manager) => skills.lockByNames(organisationId, names, manager),
-      keyOf: (item) => stringField(item, 'name')?.toLowerCase(),
-      storedKeyOf: (skill) => skill.name.toLowerCase(),
+      lockByKeys: (organisationId, keys, manager) => skills.lockByNameKeys(organisationId, keys, manager),
+      keyOf: (item) => {
+        const name = stringField(item, 'name');
+        return name === undefined ? undefined : nameKey(name);
+      },
+      storedKeyOf: (skill) => skill.nameKey ?? nameKey(skill.name),
       duplicateKeyMessage: 'An earlier item of this request has this name',
       create: { body: CreateSkillDto, build: newSkill },
       update: { body: UpdateSkillDto, apply: applyChanges },
@@ -44,7 +47,7 @@ export class SkillsBulkService {
 }
 
 /** What POST (skill.created) or PATCH (skill.updated with what it altered) records for the change. */
-function eventsOf({ before, after }: PlannedChange<Skill>, now: Date): PublishedEvent[] {
+function eventsOf({ before, after }: PlannedChange<SkillRecord>, now: Date): PublishedEvent[] {
   const data = toSkillResponse(after);
   if (!before) return [{ name: 'skill.created', data, occurredAt: now }];
   return [{ name: 'skill.updated', data, occurredAt: now, changes: changesBetween(toSkillResponse(before), data) }];

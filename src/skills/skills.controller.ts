@@ -15,6 +15,9 @@ import { CreateSkillDto } from './dto/create-skill.dto';
 import { ListSkillsQuery } from './dto/list-skills.query';
 import { SkillDetailResponse, SkillResponse } from './dto/skill.response';
 import { UpdateSkillDto } from './dto/update-skill.dto';
+import { ResolveSkillsDto } from './resolve/resolve-skills.dto';
+import { SkillResolutionResponse } from './resolve/resolve-skills.response';
+import { SkillResolver } from './resolve/skill-resolver';
 import { SkillsBulkService } from './skills-bulk.service';
 import { SkillsService } from './skills.service';
 
@@ -27,12 +30,13 @@ export class SkillsController {
   constructor(
     private readonly skills: SkillsService,
     private readonly bulk: SkillsBulkService,
+    private readonly resolver: SkillResolver,
   ) {}
 
   @Get()
   @ApiOperation({ summary: 'List skills, oldest first' })
   @ApiEnvelope(SkillResponse, { paginated: true })
-  @ApiErrors(400)
+  @ApiErrors(400, 404)
   list(@OrgId() organisationId: string, @Query() query: ListSkillsQuery): Promise<Page<SkillResponse>> {
     return this.skills.list(organisationId, query);
   }
@@ -41,7 +45,7 @@ export class SkillsController {
   @Post()
   @ApiOperation({ summary: 'Create a skill (scale defaults: NUMERIC, 0 to 5); records skill.created in the feed' })
   @ApiEnvelope(SkillResponse, { status: HttpStatus.CREATED })
-  @ApiErrors(400, 409)
+  @ApiErrors(400, 404, 409)
   create(
     @OrgId() organisationId: string,
     @Body() body: CreateSkillDto,
@@ -91,6 +95,18 @@ export class SkillsController {
     @Write() write: WriteContext,
   ): Promise<BulkResult> {
     return this.bulk.upsert(organisationId, body.items, write);
+  }
+
+  @Post('resolve')
+  @RequiresScope('read')
+  @ApiOperation({
+    summary: 'Resolve up to 1,000 names to skills (name > alias > hidden alias), with suggestions; changes nothing',
+  })
+  @HttpCode(HttpStatus.OK)
+  @ApiEnvelope(SkillResolutionResponse, { isArray: true })
+  @ApiErrors(400)
+  resolve(@OrgId() organisationId: string, @Body() body: ResolveSkillsDto): Promise<SkillResolutionResponse[]> {
+    return this.resolver.resolve(organisationId, body.names);
   }
 
   @Get(':id')

@@ -1,13 +1,31 @@
 import { Module } from '@nestjs/common';
 import { ListCursors } from '../pagination/cursor';
+import { EscoImportService } from './esco/esco-import.service';
+import { SkillGroupsController } from './groups/skill-groups.controller';
+import { SkillGroupsRepository } from './groups/skill-groups.repository';
+import { SkillGroupsService } from './groups/skill-groups.service';
+import { SkillNamesRepository } from './resolve/skill-names.repository';
+import { SkillResolver } from './resolve/skill-resolver';
+import { SkillLinksRepository } from './skill-links.repository';
 import { SkillsBulkService } from './skills-bulk.service';
 import { SkillsController } from './skills.controller';
 import { SkillsRepository } from './skills.repository';
 import { SkillsService } from './skills.service';
 
 @Module({
-  controllers: [SkillsController],
-  providers: [SkillsService, SkillsBulkService, SkillsRepository, ListCursors],
-  exports: [SkillsRepository, SkillsBulkService],
+  controllers: [SkillsController, SkillGroupsController],
+  providers: [
+    SkillsService,
+    SkillsBulkService,
+    SkillsRepository,
+    SkillLinksRepository,
+    SkillNamesRepository,
+    SkillResolver,
+    SkillGroupsService,
+    EscoImportService,
+    SkillGroupsRepository,
+    ListCursors,
+  ],
+  exports: [SkillsRepository, SkillsBulkService, SkillResolver, EscoImportService],
 })
 export class SkillsModule {}

@@ -10,19 +10,30 @@ import { GuardedRow, mapConstraintErrors, writtenIds } from '../errors/postgres-
 import { ListOrder, ListRows, PageWindow, orderByColumns } from '../pagination/cursor';
 import { toDateOrNull } from '../validation/iso-date-time';
 import { ListSkillsQuery } from './dto/list-skills.query';
-import { SkillFields } from './dto/skill.response';
+import { SkillFields, SkillRecord } from './dto/skill.response';
 import { Skill } from './entities/skill.entity';
+import { SkillLinksRepository } from './skill-links.repository';
 
-export const SKILL_UNIQUE_MESSAGES = { skills_name_key: 'A skill with this name already exists' };
+const NAME_TAKEN = 'A skill with this name already exists';
+const EXTERNAL_ID_TAKEN = 'A skill with this source and externalId already exists';
+
+export const SKILL_UNIQUE_MESSAGES = {
+  skills_name_key: NAME_TAKEN,
+  skills_name_key_unique: NAME_TAKEN,
+  skills_external_id_key: EXTERNAL_ID_TAKEN,
+};
 
 /**
  * The skills table, its organisation aside: selects read rows under the Skill entity's names, writes bind one
  * array per column, and the changeable columns are what a PATCH or bulk item may change.
  */
-const SKILL_COLUMNS = new ColumnMap<SkillFields>([
+const SKILL_COLUMNS = new ColumnMap<Omit<Skill, 'organisationId'>>([
   { property: 'id', column: 'id', type: 'uuid' },
   { property: 'name', column: 'name', type: 'text', changeable: true },
+  { property: 'nameKey', column: 'name_key', type: 'text', changeable: true },
   { property: 'description', column: 'description', type: 'text', changeable: true },
+  { property: 'source', column: 'source', type: 'text', changeable: true },
+  { property: 'externalId', column: 'external_id', type: 'text', changeable: true },
   { property: 'ratingScaleMin', column: 'rating_scale_min', type: 'integer', changeable: true },
   { property: 'ratingScaleMax', column: 'rating_scale_max', type: 'integer', changeable: true },
   { property: 'ratingScaleType', column: 'rating_scale_type', type: 'text', changeable: true },
@@ -30,22 +41,37 @@ const SKILL_COLUMNS = new ColumnMap<SkillFields>([
   { property: 'updatedAt', column: 'updated_at', type: 'timestamptz' },
 ]);
 
-/** What a PATCH writes beside updated_at. */
-const CHANGEABLE = SKILL_COLUMNS.changeable();
-
-/** The no-op-aware UPDATEs of one and of many rows (ColumnMap.updateOne, updateMany), guarded by the name. */
-const GUARDED = SKILL_COLUMNS.guardedBy([{ constraint: 'skills_name_key', column: 'name', lower: true }]);
-const UPDATE_ONE = GUARDED.updateOne('skills');
+/**
+ * The no-op-aware UPDATEs of one and of many rows (ColumnMap.updateOne, updateMany), guarded by the names: the
+ * index of release 4 (lower(name)) and the normalised key. source + externalId is left to its index.
+ */
+const GUARDED = SKILL_COLUMNS.guardedBy([
+  { constraint: 'skills_name_key', column: 'name', lower: true },
+  { constraint: 'skills_name_key_unique', column: 'name_key' },
+]);
 const UPDATE_MANY = GUARDED.updateMany('skills');
 
-/** All SQL of the skills catalogue. */
+/** A skill's columns, aliases and groups (by name, then id), from the skills row aliased `s`. */
+export const SKILL_RECORD_SELECT = `${SKILL_COLUMNS.select('s')},
+  coalesce((SELECT array_agg(a.name ORDER BY a.position) FROM skill_aliases a
+             WHERE a.skill_id = s.id AND a.kind = 'alias'), '{}') AS aliases,
+  coalesce((SELECT array_agg(a.name ORDER BY a.position) FROM skill_aliases a
+             WHERE a.skill_id = s.id AND a.kind = 'hidden'), '{}') AS "hiddenAliases",
+  coalesce((SELECT json_agg(json_build_object('id', g.id, 'name', g.name) ORDER BY g.name COLLATE "C", g.id)
+              FROM skill_group_skills l JOIN skill_groups g ON g.id = l.group_id
+             WHERE l.skill_id = s.id), '[]') AS groups`;
+
+/** The SQL of the skills catalogue's skills: their rows, and (through SkillLinksRepository) aliases and groups. */
 @Injectable()
 export class SkillsRepository {
-  constructor(private readonly database: Database) {}
+  constructor(
+    private readonly database: Database,
+    private readonly links: SkillLinksRepository,
+  ) {}
 
   /**
    * One window in list order (createdAt, id; with updatedSince: updatedAt, id, on skills_updated_idx) and, in
-   * page mode, the total.
+   * page mode, the total. `search` matches names and aliases; `groupId` the skills of that group or any below.
    */
   async findPage(
     organisationId: string,
@@ -57,7 +83,22 @@ export class SkillsRepository {
     const where = new SqlConditions().and('s.organisation_id = ?', organisationId);
     if (updatedSince) where.and('s.updated_at >= ?', updatedSince);
     if (query.search !== undefined) {
-      where.and(`lower(s.name) LIKE '%' || lower(?) || '%'`, escapeLikePattern(query.search));
+      const pattern = escapeLikePattern(query.search);
+      where.and(
+        `(lower(s.name) LIKE '%' || lower(?) || '%' OR s.id IN (
+           SELECT a.skill_id FROM skill_aliases a
+            WHERE a.organisation_id = ? AND a.kind = 'alias' AND lower(a.name) LIKE '%' || lower(?) || '%'))`,
+        pattern,
+        organisationId,
+        pattern,
+      );
+    }
+    if (query.groupId !== undefined) {
+      where.and(
+        `s.id IN (SELECT l.skill_id FROM skill_group_skills l WHERE l.group_id IN (${SUBTREE}))`,
+        query.groupId,
+        organisationId,
+      );
     }
     const total = window.counted ? this.count(where, manager) : null;
     const order: ListOrder<SkillFields> = {
@@ -71,7 +112,7 @@ export class SkillsRepository {
       this.database
         .manager(manager)
         .query<SkillFields[]>(
-          `SELECT ${SKILL_COLUMNS.select('s')} FROM skills s WHERE ${where.sql} ORDER BY ${orderByColumns(order)} ${page.sql}`,
+          `SELECT ${SKILL_RECORD_SELECT} FROM skills s WHERE ${where.sql} ORDER BY ${orderByColumns(order)} ${page.sql}`,
           page.parameters,
         ),
       total,
@@ -80,29 +121,45 @@ export class SkillsRepository {
   }
 
   /** The skill, or 404; a malformed id is unknown too (it may come from a request body). */
-  findOrFail(organisationId: string, id: string, manager?: EntityManager): Promise<Skill> {
+  findOrFail(organisationId: string, id: string, manager?: EntityManager): Promise<SkillRecord> {
     return this.findOne(organisationId, id, false, manager);
   }
 
   /** As findOrFail, with the row locked until the transaction ends. */
-  findForUpdate(organisationId: string, id: string, manager?: EntityManager): Promise<Skill> {
+  findForUpdate(organisationId: string, id: string, manager?: EntityManager): Promise<SkillRecord> {
     return this.findOne(organisationId, id, true, manager);
   }
 
-  /** The organisation's skills with these lower-cased names, by lower-cased name. */
-  async findByLowerNames(
+  /**
+   * The skills an import may change, locked until the transaction ends: those of `source` with these
+   * externalIds, and those with these name keys (which it may adopt).
+   */
+  async lockForImport(
     organisationId: string,
-    lowerNames: string[],
-    manager?: EntityManager,
-  ): Promise<Map<string, Skill>> {
-    if (lowerNames.length === 0) return new Map();
-    const skills = await this.database
+    source: string,
+    externalIds: string[],
+    nameKeys: string[],
+    manager: EntityManager,
+  ): Promise<SkillRecord[]> {
+    const rows = await this.database.manager(manager).query<SkillFields[]>(
+      `SELECT ${SKILL_RECORD_SELECT} FROM skills s
+        WHERE s.organisation_id = $1
+          AND ((s.source = $2 AND s.external_id = ANY ($3::text[])) OR s.name_key = ANY ($4::text[]))
+        ORDER BY s.id FOR UPDATE OF s`,
+      [organisationId, source, externalIds, nameKeys],
+    );
+    return rows.map((row) => ({ ...row, organisationId }));
+  }
+
+  /** The organisation's skills with these ids (as SkillResolver answers them). */
+  async findByIds(organisationId: string, ids: string[], manager?: EntityManager): Promise<Skill[]> {
+    if (ids.length === 0) return [];
+    return this.database
       .manager(manager)
       .createQueryBuilder(Skill, 'skill')
       .where('skill.organisation_id = :organisationId', { organisationId })
-      .andWhere('lower(skill.name) = ANY(:lowerNames)', { lowerNames })
+      .andWhere('skill.id = ANY(:ids)', { ids })
       .getMany();
-    return new Map(skills.map((skill) => [skill.name.toLowerCase(), skill]));
   }
 
   /** The number of active employees (leftAt null) linked to the skill. */
@@ -127,44 +184,44 @@ export class SkillsRepository {
     return rated;
   }
 
-  /** A name the organisation already has (in any case) is 409. */
-  async insert(organisationId: string, skill: Omit<Skill, 'organisationId'>, manager?: EntityManager): Promise<void> {
-    // insertMany's one statement: TypeORM's insert would build its SQL anew for every request.
-    await this.insertMany(organisationId, [{ ...skill, organisationId }], manager);
+  /** A name (or source + externalId) the organisation already has is 409, and so is an alias that is a name. */
+  async insert(organisationId: string, skill: SkillRecord, manager: EntityManager): Promise<void> {
+    await this.insertMany(organisationId, [skill], manager);
   }
 
   /**
-   * Writes the skill's fields and `updatedAt`, unless they all equal the stored ones: then nothing is written
-   * and false is answered (the comparison is part of the UPDATE, so it costs no extra round trip). Another
-   * skill's name (in any case) is 409.
+   * Writes the skill's fields, aliases and groups, and `updatedAt` when any of them changed: when they all equal
+   * the stored ones nothing is written and false is answered. Another skill's name is 409, and so is an alias
+   * that is a skill's name, or a name that is a skill's alias.
    */
-  async update(organisationId: string, skill: Skill, updatedAt: Date, manager?: EntityManager): Promise<boolean> {
-    const values = [organisationId, skill.id, ...CHANGEABLE.values(skill), updatedAt];
-    const written = this.database.manager(manager).query<GuardedRow[]>(UPDATE_ONE, values);
-    // The guard finds a taken name first; the index only sees one written at the same moment, uncommitted.
-    const rows = await mapConstraintErrors(written, { unique: SKILL_UNIQUE_MESSAGES });
-    return writtenIds(rows, SKILL_UNIQUE_MESSAGES).length > 0;
-  }
-
-  /** The organisation's skills with these names (compared lower-case), locked until the transaction ends. */
-  async lockByNames(organisationId: string, names: string[], manager?: EntityManager): Promise<Skill[]> {
-    if (names.length === 0) return [];
-    return this.database
-      .manager(manager)
-      .createQueryBuilder(Skill, 'skill')
-      .where('skill.organisation_id = :organisationId', { organisationId })
-      .andWhere('lower(skill.name) = ANY (:names)', { names: names.map((name) => name.toLowerCase()) })
-      .setLock('pessimistic_write')
-      .getMany();
+  async update(organisationId: string, skill: SkillRecord, updatedAt: Date, manager: EntityManager): Promise<boolean> {
+    skill.updatedAt = updatedAt;
+    return (await this.updateMany(organisationId, [skill], manager)).length > 0;
   }
 
   /**
-   * insert for many skills in one statement; one duplicate name fails them all (409, as insert): the statement
-   * writes around it, without the unique violation PostgreSQL would log with the name, and the error rolls back
-   * what it wrote. The name is the one unique key a new skill can take.
+   * The organisation's skills with these name keys (see nameKey), locked until the transaction ends, with their
+   * aliases and groups.
    */
-  async insertMany(organisationId: string, skills: Skill[], manager?: EntityManager): Promise<void> {
+  async lockByNameKeys(organisationId: string, keys: string[], manager: EntityManager): Promise<SkillRecord[]> {
+    if (keys.length === 0) return [];
+    const rows = await this.database.manager(manager).query<SkillFields[]>(
+      `SELECT ${SKILL_RECORD_SELECT} FROM skills s
+        WHERE s.organisation_id = $1 AND s.name_key = ANY ($2::text[])
+        ORDER BY s.id FOR UPDATE OF s`,
+      [organisationId, keys],
+    );
+    return rows.map((row) => ({ ...row, organisationId }));
+  }
+
+  /**
+   * insert for many skills in one statement each for the rows, their aliases and their groups; one taken name
+   * (or source + externalId) fails them all (409, as insert): the statement writes around it, without the unique
+   * violation PostgreSQL would log with the name, and the error rolls back what it wrote.
+   */
+  async insertMany(organisationId: string, skills: SkillRecord[], manager: EntityManager): Promise<void> {
     if (skills.length === 0) return;
+    await this.links.lockNames(organisationId, skills, manager);
     const [{ written }] = await this.database.manager(manager).query<{ written: number }[]>(
       `WITH written AS (
          INSERT INTO skills (organisation_id, ${SKILL_COLUMNS.names()})
@@ -175,18 +232,34 @@ export class SkillsRepository {
        SELECT count(*)::int AS written FROM written`,
       [organisationId, ...SKILL_COLUMNS.arrays(skills)],
     );
-    if (written < skills.length) throw new ConflictError(SKILL_UNIQUE_MESSAGES.skills_name_key);
+    if (written < skills.length) {
+      const externalTaken = await this.links.externalIdTaken(organisationId, skills, manager);
+      throw new ConflictError(externalTaken ? EXTERNAL_ID_TAKEN : NAME_TAKEN);
+    }
+    await this.links.write(organisationId, skills, true, manager);
+    await this.links.assertNamesApart(organisationId, skills, manager);
   }
 
   /**
-   * update for many skills in one statement; answers the ids it wrote (not those whose values all equal the
-   * stored ones, by update's rule). One duplicate name fails them all.
+   * update for many skills; answers the ids it wrote (not those whose fields, aliases and groups all equal the
+   * stored ones, by update's rule). One taken name fails them all.
    */
-  async updateMany(organisationId: string, skills: Skill[], manager?: EntityManager): Promise<string[]> {
+  async updateMany(organisationId: string, skills: SkillRecord[], manager: EntityManager): Promise<string[]> {
     if (skills.length === 0) return [];
+    await this.links.lockNames(organisationId, skills, manager);
     const values = [organisationId, ...SKILL_COLUMNS.arrays(skills)];
     const written = this.database.manager(manager).query<GuardedRow[]>(UPDATE_MANY, values);
-    return writtenIds(await mapConstraintErrors(written, { unique: SKILL_UNIQUE_MESSAGES }), SKILL_UNIQUE_MESSAGES);
+    const rowsWritten = writtenIds(
+      await mapConstraintErrors(written, { unique: SKILL_UNIQUE_MESSAGES }),
+      SKILL_UNIQUE_MESSAGES,
+    );
+    const linksChanged = await this.links.write(organisationId, skills, false, manager);
+    await this.links.assertNamesApart(organisationId, skills, manager);
+    const changed = new Set([...rowsWritten, ...linksChanged]);
+    // A change of aliases or groups alone is a change of the skill: it moves updatedAt too.
+    const touched = [...linksChanged].filter((id) => !rowsWritten.includes(id));
+    if (touched.length > 0) await this.touch(organisationId, touched, skills[0].updatedAt, manager);
+    return skills.map((skill) => skill.id).filter((id) => changed.has(id));
   }
 
   /** A skill something still references (an employee skill) is 409. */
@@ -194,6 +267,16 @@ export class SkillsRepository {
     await mapConstraintErrors(this.database.manager(manager).delete(Skill, { organisationId, id }), {
       foreignKey: () => new ConflictError('The skill is in use and cannot be deleted'),
     });
+  }
+
+  private async touch(organisationId: string, ids: string[], updatedAt: Date, manager: EntityManager) {
+    await this.database
+      .manager(manager)
+      .query(`UPDATE skills SET updated_at = $3 WHERE organisation_id = $1 AND id = ANY ($2::uuid[])`, [
+        organisationId,
+        ids,
+        updatedAt,
+      ]);
   }
 
   private async count(where: SqlConditions, manager?: EntityManager): Promise<number> {
@@ -205,13 +288,21 @@ export class SkillsRepository {
 
   private async findOne(organisationId: string, id: string, forUpdate: boolean, manager?: EntityManager) {
     if (!isUuid(id)) throw new NotFoundError('Skill');
-    const query = this.database
-      .manager(manager)
-      .createQueryBuilder(Skill, 'skill')
-      .where('skill.organisation_id = :organisationId AND skill.id = :id', { organisationId, id: id.toLowerCase() });
-    if (forUpdate) query.setLock('pessimistic_write');
-    const skill = await query.getOne();
-    if (!skill) throw new NotFoundError('Skill');
-    return skill;
+    const [row] = await this.database.manager(manager).query<SkillFields[]>(
+      `SELECT ${SKILL_RECORD_SELECT} FROM skills s WHERE s.organisation_id = $1 AND s.id = $2
+       ${forUpdate ? 'FOR UPDATE OF s' : ''}`,
+      [organisationId, id.toLowerCase()],
+    );
+    if (!row) throw new NotFoundError('Skill');
+    return { ...row, organisationId };
   }
 }
+
+/**
+ * The ids of the group bound by the first `?` and of every group below it, in the organisation bound by the
+ * second (a polyhierarchy: UNION drops a group reached twice).
+ */
+const SUBTREE = `WITH RECURSIVE subtree (id) AS (
+    SELECT g.id FROM skill_groups g WHERE g.id = ?::uuid AND g.organisation_id = ?
+    UNION SELECT p.group_id FROM skill_group_parents p JOIN subtree ON p.parent_id = subtree.id
+  ) SELECT id FROM subtree`;

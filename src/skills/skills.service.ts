@@ -11,6 +11,7 @@ import { CreateSkillDto } from './dto/create-skill.dto';
 import { ListSkillsQuery } from './dto/list-skills.query';
 import { SkillDetailResponse, SkillResponse, toSkillResponse } from './dto/skill.response';
 import { UpdateSkillDto } from './dto/update-skill.dto';
+import { SkillGroupsRepository } from './groups/skill-groups.repository';
 import { applyChanges, newSkill } from './skill-changes';
 import { SkillsRepository } from './skills.repository';
 
@@ -21,9 +22,12 @@ export class SkillsService {
     private readonly skills: SkillsRepository,
     private readonly events: DomainEvents,
     private readonly cursors: ListCursors,
+    private readonly groups: SkillGroupsRepository,
   ) {}
 
+  /** An unknown (or malformed) groupId is 404, as any id of another organisation. */
   async list(organisationId: string, query: ListSkillsQuery): Promise<Page<SkillResponse>> {
+    if (query.groupId !== undefined) await this.groups.findOrFail(organisationId, query.groupId);
     const list: ListIdentity = { name: 'skills', organisationId };
     const read = await this.skills.findPage(organisationId, query, this.cursors.window(list, query));
     return this.cursors.page(list, query, read, toSkillResponse);

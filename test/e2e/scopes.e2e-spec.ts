@@ -17,6 +17,8 @@ function contractScope(method: Method, path: string): ApiScope | null {
   if (/^\/employees\/\{id\}\/(erase|personal-data)$/.test(path)) return 'privacy';
   if (path.startsWith('/webhooks')) return 'webhooks';
   if (path.startsWith('/events')) return 'events';
+  // Resolving names changes nothing: a POST only for its body of up to 1,000 names.
+  if (path === '/skills/resolve') return 'read';
   return method === 'get' ? 'read' : 'write';
 }
 

@@ -5,6 +5,7 @@ import { createApp, CreateAppOptions } from '../../src/app.factory';
 import { ApiKeysService } from '../../src/auth/api-keys.service';
 import { OrganisationsService } from '../../src/auth/organisations.service';
 import { AppConfig, loadConfig } from '../../src/config/config';
+import { replicaUrlsFor } from './replica-urls';
 
 /** A fixed key for encrypting webhook secrets in tests. */
 export const TEST_WEBHOOK_SECRET_KEY = '0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef';
@@ -12,6 +13,10 @@ export const TEST_WEBHOOK_SECRET_KEY = '0123456789abcdef0123456789abcdef01234567
 export function testConfig(overrides: Partial<AppConfig> = {}): AppConfig {
   const databaseUrl = process.env.TEST_DATABASE_URL;
   if (!databaseUrl) throw new Error('TEST_DATABASE_URL is set by the global setup');
+  // In the run on replicas (.ci/run), an app on the test database reads on its replicas; not one reaching the
+  // database another way (a proxy that fails it on purpose, PgBouncer), whose requests must all go that way.
+  const onTestDatabase = (overrides.databaseUrl ?? databaseUrl) === databaseUrl;
+  const replicaUrls = (onTestDatabase && replicaUrlsFor(databaseUrl)?.split(',')) || [];
   return {
     ...loadConfig({
       DATABASE_URL: databaseUrl,
@@ -23,6 +28,7 @@ export function testConfig(overrides: Partial<AppConfig> = {}): AppConfig {
       RATE_LIMIT_PER_MINUTE: '100000',
       WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
     }),
+    databaseReplicaUrls: replicaUrls,
     ...overrides,
   };
 }

@@ -1,6 +1,7 @@
 import { DataSource } from 'typeorm';
 import { newId } from '../../src/database/uuid';
 import { Employee } from '../../src/employees/entities/employee.entity';
+import { nameKey } from '../../src/names/name-key';
 import { PositionReplacement, ReplacementStatus } from '../../src/positions/entities/position-replacement.entity';
 import { PositionRequiredSkill } from '../../src/positions/entities/position-required-skill.entity';
 import { Position } from '../../src/positions/entities/position.entity';
@@ -54,7 +55,10 @@ export class PositionsFixtures {
       id: newId(),
       organisationId: this.organisationId,
       name,
+      nameKey: nameKey(name),
       description: null,
+      source: null,
+      externalId: null,
       ratingScaleMin: 0,
       ratingScaleMax: 5,
       ratingScaleType: 'NUMERIC' as const,

@@ -2,6 +2,7 @@ import { ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { testBuildDir } from './build';
+import { replicaUrlsFor } from './replica-urls';
 
 export interface ServerProcess {
   port: number;
@@ -63,6 +64,9 @@ async function startMain(
   // A run through PgBouncer (TEST_PGBOUNCER=true): a server on the test database gets its direct URL too.
   const direct = process.env.TEST_DATABASE_DIRECT_URL;
   if (direct && env.DATABASE_URL === process.env.TEST_DATABASE_URL) env = { DATABASE_DIRECT_URL: direct, ...env };
+  // The run on replicas (.ci/run): a server on the test database reads on its replicas.
+  const replicas = env.DATABASE_URL === process.env.TEST_DATABASE_URL && replicaUrlsFor(env.DATABASE_URL);
+  if (replicas) env = { DATABASE_REPLICA_URLS: replicas, ...env };
   const child = spawn(process.execPath, [join(build, 'main.js')], {
     cwd,
     env: { PATH: process.env.PATH, LOG_LEVEL: 'info', ...env, PORT: String(port) },

@@ -26,6 +26,7 @@ import { InsertEmployeesConflicts1763764750000 } from './1763764750000-insert-em
 import { Privacy1763764800000 } from './1763764800000-privacy';
 import { ClaimOwner1763764900000 } from './1763764900000-claim-owner';
 import { Release4SqlFunctions1763765600000 } from './1763765600000-release-4-sql-functions';
+import { SkillsCatalogue1763766000000 } from './1763766000000-skills-catalogue';
 
 /** Every migration in order; listed rather than globbed so ts-node, Jest and dist load the same set. */
 export const MIGRATIONS = [
@@ -57,4 +58,5 @@ export const MIGRATIONS = [
   Privacy1763764800000,
   ClaimOwner1763764900000,
   Release4SqlFunctions1763765600000,
+  SkillsCatalogue1763766000000,
 ];

@@ -11,6 +11,7 @@ import {
   validateSync,
 } from 'class-validator';
 import { FieldError, ValidationError } from '../../errors/errors';
+import { nameKey } from '../../names/name-key';
 import { IsIsoDateTime } from '../../validation/iso-date-time';
 import { flattenValidationErrors } from '../../validation/validation';
 import { REPLACEMENT_STATUSES, ReplacementStatus } from '../entities/position-replacement.entity';
@@ -137,7 +138,7 @@ function findDuplicates(entries: PositionEntry[]): FieldError[] {
 
     const skillNames = new Set<string>();
     entry.requiredSkills.forEach(({ skillName }, skillIndex) => {
-      const key = skillName.toLowerCase();
+      const key = nameKey(skillName);
       if (skillNames.has(key)) {
         problems.push(problem(`[${index}].requiredSkills[${skillIndex}].skillName`, `repeats skill "${skillName}"`));
       }

@@ -8,6 +8,7 @@ import { WriteContext } from '../../database/write-context';
 import { EmployeesRepository } from '../../employees/employees.repository';
 import { ValidationError } from '../../errors/errors';
 import { DomainEvents } from '../../events/domain-events';
+import { SkillResolver } from '../../skills/resolve/skill-resolver';
 import { SkillsRepository } from '../../skills/skills.repository';
 import { PositionsRepository } from '../positions.repository';
 import { PositionsService } from '../positions.service';
@@ -40,6 +41,7 @@ export class PositionsImportService {
     private readonly positions: PositionsRepository,
     private readonly employees: EmployeesRepository,
     private readonly skills: SkillsRepository,
+    private readonly resolver: SkillResolver,
     private readonly responses: PositionsService,
     private readonly events: DomainEvents,
   ) {}
@@ -82,8 +84,19 @@ export class PositionsImportService {
       referencedPersonnelNumbers(entries),
       manager,
     );
-    const skillByLowerName = await this.skills.findByLowerNames(organisationId, referencedSkillNames(entries), manager);
-    return resolveReferences(entries, { employeeIdByPersonnelNumber, skillByLowerName });
+    const resolutions = await this.resolver.resolve(organisationId, referencedSkillNames(entries), {
+      suggest: false,
+      manager,
+    });
+    const ids = resolutions.flatMap(({ skill }) => (skill ? [skill.id] : []));
+    const skillById = new Map(
+      (await this.skills.findByIds(organisationId, ids, manager)).map((skill) => [skill.id, skill]),
+    );
+    return resolveReferences(entries, {
+      employeeIdByPersonnelNumber,
+      skillByName: new Map(resolutions.map((resolution) => [resolution.name, resolution])),
+      skillById,
+    });
   }
 
   /** Applies the plan, one statement per table and kind of change; returns the ids of the changed positions, in file order. */

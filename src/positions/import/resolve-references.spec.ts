@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { ValidationError } from '../../errors/errors';
+import { Resolution } from '../../skills/resolve/skill-resolver';
 import { parsePositionsFile } from './positions-file';
 import {
   KnownReferences,
@@ -8,12 +9,25 @@ import {
   resolveReferences,
 } from './resolve-references';
 
+const SQL = { id: 'skill-1', name: 'SQL', ratingScaleMin: 1, ratingScaleMax: 5 };
+const resolvedTo = (name: string, skill: typeof SQL | null): Resolution => ({
+  name,
+  match: skill ? 'name' : 'none',
+  skill: skill && { id: skill.id, name: skill.name },
+  candidates: [],
+});
+
 const known: KnownReferences = {
   employeeIdByPersonnelNumber: new Map([
     ['P-1', 'employee-1'],
     ['P-2', 'employee-2'],
   ]),
-  skillByLowerName: new Map([['sql', { id: 'skill-1', name: 'SQL', ratingScaleMin: 1, ratingScaleMax: 5 }]]),
+  skillByName: new Map([
+    ['Sql', resolvedTo('Sql', SQL)],
+    ['SQL', resolvedTo('SQL', SQL)],
+    ['COBOL', resolvedTo('COBOL', null)],
+  ]),
+  skillById: new Map([['skill-1', SQL]]),
 };
 
 const entry = {
@@ -38,10 +52,10 @@ function thrownBy(work: () => unknown): unknown {
 const entries = (...items: unknown[]) => parsePositionsFile(JSON.stringify(items));
 
 describe('resolveReferences', () => {
-  it('names each referenced personnelNumber and lower-cased skill name once', () => {
+  it('names each referenced personnelNumber and skill name once', () => {
     const file = entries(entry, { ...entry, ref: 'R-2', replacesPersonnelNumber: 'P-2' });
     expect(referencedPersonnelNumbers(file)).toEqual(['P-1', 'P-2']);
-    expect(referencedSkillNames(file)).toEqual(['sql']);
+    expect(referencedSkillNames(file)).toEqual(['Sql']);
   });
 
   it('turns personnelNumbers and skill names into ids, and reads a date-time without offset as UTC', () => {
@@ -88,7 +102,8 @@ describe('resolveReferences', () => {
       const [entry] = JSON.parse(process.argv[1]);
       const known = {
         employeeIdByPersonnelNumber: new Map([['P-1', 'employee-1'], ['P-2', 'employee-2']]),
-        skillByLowerName: new Map([['sql', { id: 'skill-1', name: 'SQL', ratingScaleMin: 1, ratingScaleMax: 5 }]]),
+        skillByName: new Map([['Sql', { name: 'Sql', match: 'name', skill: { id: 'skill-1', name: 'SQL' }, candidates: [] }]]),
+        skillById: new Map([['skill-1', { id: 'skill-1', name: 'SQL', ratingScaleMin: 1, ratingScaleMax: 5 }]]),
       };
       const [position] = resolveReferences(parsePositionsFile(JSON.stringify([entry])), known);
       process.stdout.write(JSON.stringify([position.mustBeFilledBy, position.replacements[0].readyAt, new Date(2026, 2, 1).getTimezoneOffset()]));

@@ -1,5 +1,7 @@
 import { FieldError } from '../../errors/errors';
 import { Skill } from '../../skills/entities/skill.entity';
+import { ambiguousNameError } from '../../skills/resolve/ambiguous-name';
+import { Resolution } from '../../skills/resolve/skill-resolver';
 import { parseIsoDateTime, toDateOrNull } from '../../validation/iso-date-time';
 import { DesiredPosition } from './import-plan';
 import { PositionEntry, problem, throwIfAny } from './positions-file';
@@ -7,8 +9,10 @@ import { PositionEntry, problem, throwIfAny } from './positions-file';
 /** What the organisation's database knows of the file's references. */
 export interface KnownReferences {
   employeeIdByPersonnelNumber: ReadonlyMap<string, string>;
-  /** By lower-cased name: a skill is named case-insensitively. */
-  skillByLowerName: ReadonlyMap<string, Pick<Skill, 'id' | 'name' | 'ratingScaleMin' | 'ratingScaleMax'>>;
+  /** How each skill name resolved (SkillResolver: a name, else an alias only one skill has), by the name as written. */
+  skillByName: ReadonlyMap<string, Resolution>;
+  /** The skills the names resolved to, by id. */
+  skillById: ReadonlyMap<string, Pick<Skill, 'id' | 'name' | 'ratingScaleMin' | 'ratingScaleMax'>>;
 }
 
 /** Every personnelNumber the file names, once each. */
@@ -20,9 +24,15 @@ export function referencedPersonnelNumbers(entries: PositionEntry[]): string[] {
   return [...new Set(numbers)];
 }
 
-/** Every skill name the file names, lower-cased, once each. */
+/** Every skill name the file names, as written, once each. */
 export function referencedSkillNames(entries: PositionEntry[]): string[] {
-  return [...new Set(entries.flatMap((entry) => entry.requiredSkills.map((skill) => skill.skillName.toLowerCase())))];
+  return [...new Set(entries.flatMap((entry) => entry.requiredSkills.map((skill) => skill.skillName)))];
+}
+
+/** The skill a name resolved to; undefined when none or several answer to it. */
+function skillNamed(known: KnownReferences, skillName: string) {
+  const resolution = known.skillByName.get(skillName);
+  return resolution?.skill ? known.skillById.get(resolution.skill.id) : undefined;
 }
 
 /**
@@ -42,11 +52,17 @@ function referenceProblems(entry: PositionEntry, path: string, known: KnownRefer
     }
   };
   if (entry.replacesPersonnelNumber) checkEmployee(entry.replacesPersonnelNumber, `${path}.replacesPersonnelNumber`);
+  const skillIds = new Set<string>();
   entry.requiredSkills.forEach(({ skillName, minimumRating }, skillIndex) => {
     const field = `${path}.requiredSkills[${skillIndex}]`;
-    const skill = known.skillByLowerName.get(skillName.toLowerCase());
-    if (!skill) problems.push(problem(`${field}.skillName`, `names unknown skill "${skillName}"`));
-    else if (minimumRating < skill.ratingScaleMin || minimumRating > skill.ratingScaleMax) {
+    const resolution = known.skillByName.get(skillName);
+    const skill = skillNamed(known, skillName);
+    if (resolution?.match === 'ambiguous') {
+      problems.push(...(ambiguousNameError(`${field}.skillName`, resolution).details ?? []));
+    } else if (!skill) problems.push(problem(`${field}.skillName`, `names unknown skill "${skillName}"`));
+    else if (skillIds.has(skill.id)) {
+      problems.push(problem(`${field}.skillName`, `names skill "${skill.name}" a second time`));
+    } else if (minimumRating < skill.ratingScaleMin || minimumRating > skill.ratingScaleMax) {
       const scale = `${skill.ratingScaleMin}..${skill.ratingScaleMax}`;
       problems.push(
         problem(
@@ -55,6 +71,7 @@ function referenceProblems(entry: PositionEntry, path: string, known: KnownRefer
         ),
       );
     }
+    if (skill) skillIds.add(skill.id);
   });
   entry.possibleReplacements.forEach(({ candidatePersonnelNumber }, candidateIndex) =>
     checkEmployee(candidatePersonnelNumber, `${path}.possibleReplacements[${candidateIndex}].candidatePersonnelNumber`),
@@ -74,7 +91,7 @@ function toDesiredPosition(entry: PositionEntry, known: KnownReferences): Desire
     mustBeFilledBy: toDateOrNull(entry.mustBeFilledBy) ?? null,
     replacesEmployeeId: entry.replacesPersonnelNumber ? employeeId(entry.replacesPersonnelNumber) : null,
     requiredSkills: entry.requiredSkills.map(({ skillName, minimumRating }) => ({
-      skillId: known.skillByLowerName.get(skillName.toLowerCase())!.id,
+      skillId: skillNamed(known, skillName)!.id,
       minimumRating,
     })),
     replacements: entry.possibleReplacements.map(({ candidatePersonnelNumber, readyAt, status }) => ({

@@ -2,6 +2,7 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import { IsOptionalNotNull } from '../../validation/optional-not-null';
 import { RATING_SCALE_TYPES, RatingScaleType } from '../entities/skill.entity';
+import { AliasList, ExternalField, GroupIdList } from './catalogue-fields';
 
 // The bounds of a PostgreSQL integer, so an out-of-range scale is a 400 and never a database error.
 export const INT32_MIN = -2147483648;
@@ -18,6 +19,21 @@ export class CreateSkillDto {
   @IsString()
   @MaxLength(2000)
   description?: string | null;
+
+  @AliasList("Other names shown to people (each 1–200 characters); never another skill's name")
+  aliases?: string[];
+
+  @AliasList('Names used only for matching, such as misspellings')
+  hiddenAliases?: string[];
+
+  @GroupIdList()
+  groupIds?: string[];
+
+  @ExternalField(50, 'The taxonomy the skill comes from, e.g. esco')
+  source?: string | null;
+
+  @ExternalField(500, 'Its id in that taxonomy; source + externalId is unique in the organisation')
+  externalId?: string | null;
 
   @ApiPropertyOptional({ type: 'integer', default: 0 })
   @IsOptionalNotNull()

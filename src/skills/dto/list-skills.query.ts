@@ -4,7 +4,9 @@ import { PaginationQuery } from '../../pagination/pagination';
 import { IsIsoDateTime } from '../../validation/iso-date-time';
 
 export class ListSkillsQuery extends PaginationQuery {
-  @ApiPropertyOptional({ description: 'Case-insensitive substring of name; % _ \\ match literally' })
+  @ApiPropertyOptional({
+    description: 'Case-insensitive substring of the name or of an alias (not a hidden one); % _ \\ match literally',
+  })
   @IsOptional()
   @IsString()
   @MaxLength(200)
@@ -18,4 +20,11 @@ export class ListSkillsQuery extends PaginationQuery {
   @IsOptional()
   @IsIsoDateTime()
   updatedSince?: string;
+
+  @ApiPropertyOptional({
+    description: 'Only skills in this skill group or in any group below it (an unknown group is 404)',
+  })
+  @IsOptional()
+  @IsString()
+  groupId?: string;
 }

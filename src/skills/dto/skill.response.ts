@@ -1,5 +1,6 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import { RATING_SCALE_TYPES, RatingScaleType, Skill } from '../entities/skill.entity';
+import { SkillGroupRefResponse } from './skill-group-ref.response';
 
 @ApiSchema({ name: 'Skill' })
 export class SkillResponse {
@@ -9,6 +10,16 @@ export class SkillResponse {
   name: string;
   @ApiProperty({ type: String, nullable: true })
   description: string | null;
+  @ApiProperty({ type: [String], description: 'Other names shown to people, in the order given' })
+  aliases: string[];
+  @ApiProperty({ type: [String], description: 'Names used only for matching (misspellings, old names)' })
+  hiddenAliases: string[];
+  @ApiProperty({ type: [SkillGroupRefResponse], description: 'The groups the skill is in, by name' })
+  groups: SkillGroupRefResponse[];
+  @ApiProperty({ type: String, nullable: true, maxLength: 50, description: 'The taxonomy it comes from, e.g. esco' })
+  source: string | null;
+  @ApiProperty({ type: String, nullable: true, maxLength: 500, description: 'Its id in that taxonomy' })
+  externalId: string | null;
   @ApiProperty({ type: 'integer' })
   ratingScaleMin: number;
   @ApiProperty({ type: 'integer' })
@@ -27,14 +38,27 @@ export class SkillDetailResponse extends SkillResponse {
   employeeCount: number;
 }
 
-/** The columns a SkillResponse is made of: an entity, or a raw row of the skills repository. */
-export type SkillFields = Omit<Skill, 'organisationId'>;
+export interface SkillGroupRef {
+  id: string;
+  name: string;
+}
+
+/** A skill with what the catalogue's other tables hold about it: its aliases and its groups (by name, then id). */
+export type SkillRecord = Skill & { aliases: string[]; hiddenAliases: string[]; groups: SkillGroupRef[] };
+
+/** The fields a SkillResponse is made of: a record, or a raw row of the skills repository. */
+export type SkillFields = Omit<SkillRecord, 'organisationId'>;
 
 export function toSkillResponse(skill: SkillFields): SkillResponse {
   return {
     id: skill.id,
     name: skill.name,
     description: skill.description,
+    aliases: skill.aliases,
+    hiddenAliases: skill.hiddenAliases,
+    groups: skill.groups.map(({ id, name }) => ({ id, name })),
+    source: skill.source,
+    externalId: skill.externalId,
     ratingScaleMin: skill.ratingScaleMin,
     ratingScaleMax: skill.ratingScaleMax,
     ratingScaleType: skill.ratingScaleType,

@@ -14,8 +14,22 @@ export class Skill {
   @Column({ type: 'varchar', length: 200 })
   name: string;
 
+  /**
+   * The name as names are compared (src/names/name-key.ts), unique in the organisation; null only for a skill
+   * whose name an older skill's key took when keys were introduced, until it is renamed.
+   */
+  @Column({ name: 'name_key', type: 'text', nullable: true })
+  nameKey: string | null;
+
   @Column({ type: 'varchar', length: 2000, nullable: true })
   description: string | null;
+
+  /** The taxonomy the skill comes from (`esco`), with its id there; the pair is unique in the organisation. */
+  @Column({ type: 'varchar', length: 50, nullable: true })
+  source: string | null;
+
+  @Column({ name: 'external_id', type: 'varchar', length: 500, nullable: true })
+  externalId: string | null;
 
   @Column({ name: 'rating_scale_min', type: 'integer' })
   ratingScaleMin: number;

@@ -1,0 +1,25 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
+import { ExternalField, GroupIdList } from '../../dto/catalogue-fields';
+
+export class CreateSkillGroupDto {
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(200)
+  name: string;
+
+  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 4000 })
+  @IsOptional()
+  @IsString()
+  @MaxLength(4000)
+  description?: string | null;
+
+  @ExternalField(50, 'The taxonomy the group comes from, e.g. esco')
+  source?: string | null;
+
+  @ExternalField(500, 'Its id in that taxonomy; source + externalId is unique in the organisation')
+  externalId?: string | null;
+
+  @GroupIdList('Ids of the parent groups (several: a polyhierarchy); never the group itself or one below it')
+  parentIds?: string[];
+}

@@ -1,0 +1,135 @@
+import { Injectable } from '@nestjs/common';
+import { Database } from '../../database/database';
+import { newId } from '../../database/uuid';
+import { WriteContext } from '../../database/write-context';
+import { ConflictError } from '../../errors/errors';
+import { changesBetween } from '../../events/changes';
+import { DomainEvents } from '../../events/domain-events';
+import { DeletedResponse } from '../../http/deleted.response';
+import { ListCursors, ListIdentity } from '../../pagination/cursor';
+import { Page } from '../../pagination/pagination';
+import { CreateSkillGroupDto } from './dto/create-skill-group.dto';
+import { ListSkillGroupsQuery } from './dto/list-skill-groups.query';
+import {
+  SkillGroupDetailResponse,
+  SkillGroupRecord,
+  SkillGroupResponse,
+  toSkillGroupResponse,
+} from './dto/skill-group.response';
+import { UpdateSkillGroupDto } from './dto/update-skill-group.dto';
+import { SkillGroupsRepository } from './skill-groups.repository';
+
+/** Skill groups: a polyhierarchy (several parents each) without circles; changes go to the feed only. */
+@Injectable()
+export class SkillGroupsService {
+  constructor(
+    private readonly database: Database,
+    private readonly groups: SkillGroupsRepository,
+    private readonly events: DomainEvents,
+    private readonly cursors: ListCursors,
+  ) {}
+
+  /** A parentId of no group of the organisation is 404. */
+  async list(organisationId: string, query: ListSkillGroupsQuery): Promise<Page<SkillGroupResponse>> {
+    if (query.parentId !== undefined && query.parentId !== 'root') {
+      await this.groups.findOrFail(organisationId, query.parentId);
+    }
+    const list: ListIdentity = { name: 'skill-groups', organisationId };
+    const read = await this.groups.findPage(organisationId, query, this.cursors.window(list, query));
+    return this.cursors.page(list, query, read, toSkillGroupResponse);
+  }
+
+  async get(organisationId: string, id: string): Promise<SkillGroupDetailResponse> {
+    const group = await this.groups.findOrFail(organisationId, id);
+    const skillCount = await this.groups.countSkills(organisationId, group.id);
+    return { ...toSkillGroupResponse(group), skillCount };
+  }
+
+  async create(organisationId: string, input: CreateSkillGroupDto, write: WriteContext): Promise<SkillGroupResponse> {
+    const now = new Date();
+    const parentIds = uniqueIds(input.parentIds ?? []);
+    return this.database.transaction(async (manager) => {
+      await this.groups.assertGroupsExist(organisationId, parentIds, manager);
+      const group: SkillGroupRecord = {
+        id: newId(),
+        name: input.name,
+        description: input.description ?? null,
+        source: input.source ?? null,
+        externalId: input.externalId ?? null,
+        parents: [],
+        createdAt: now,
+        updatedAt: now,
+      };
+      await this.groups.insert(organisationId, group, manager);
+      // A new group has nothing below it, so no parent can close a circle.
+      await this.groups.setParents(organisationId, group.id, parentIds, manager);
+      group.parents = await this.groups.refs(organisationId, parentIds, manager);
+      const response = toSkillGroupResponse(group);
+      await this.events.publish(manager, organisationId, 'skill_group.created', response, now);
+      return response;
+    }, write);
+  }
+
+  /** A parentIds that would make the group its own ancestor is 409; a no-op PATCH records nothing. */
+  async update(
+    organisationId: string,
+    id: string,
+    input: UpdateSkillGroupDto,
+    write: WriteContext,
+  ): Promise<SkillGroupResponse> {
+    return this.database.transaction(async (manager) => {
+      const stored = await this.groups.findOrFail(organisationId, id, manager, true);
+      const previous = toSkillGroupResponse(stored);
+      const { parentIds, ...fields } = input;
+      const group: SkillGroupRecord = { ...stored };
+      for (const [field, value] of Object.entries(fields) as [string, unknown][]) {
+        if (value !== undefined) Object.assign(group, { [field]: value });
+      }
+      const now = new Date();
+      group.updatedAt = now;
+      let changed = await this.groups.update(organisationId, group, manager);
+      if (parentIds !== undefined) {
+        const ids = uniqueIds(parentIds);
+        await this.groups.assertGroupsExist(organisationId, ids, manager);
+        await this.groups.lockHierarchy(organisationId, manager);
+        if (await this.groups.isAncestorOrSelf(organisationId, group.id, ids, manager)) {
+          throw new ConflictError('A skill group cannot be its own ancestor');
+        }
+        if (await this.groups.setParents(organisationId, group.id, ids, manager)) {
+          group.parents = await this.groups.refs(organisationId, ids, manager);
+          if (!changed) await this.groups.touch(organisationId, group.id, now, manager);
+          changed = true;
+        }
+      }
+      if (!changed) return previous;
+      const response = toSkillGroupResponse(group);
+      await this.events.publish(
+        manager,
+        organisationId,
+        'skill_group.updated',
+        response,
+        now,
+        changesBetween(previous, response),
+      );
+      return response;
+    }, write);
+  }
+
+  /** 409 while the group has child groups; its skills just leave it. */
+  async remove(organisationId: string, id: string, write: WriteContext): Promise<DeletedResponse> {
+    return this.database.transaction(async (manager) => {
+      const group = await this.groups.findOrFail(organisationId, id, manager, true);
+      if (await this.groups.hasChildren(organisationId, group.id, manager)) {
+        throw new ConflictError('The skill group has child groups and cannot be deleted');
+      }
+      await this.groups.delete(organisationId, group.id, manager);
+      await this.events.publish(manager, organisationId, 'skill_group.deleted', { id: group.id });
+      return { deleted: true };
+    }, write);
+  }
+}
+
+/** Ids as stored (lower case), each once. */
+function uniqueIds(ids: string[]): string[] {
+  return [...new Set(ids.map((id) => id.toLowerCase()))];
+}
