@@ -42,7 +42,13 @@ async function send(total: number, next: () => BenchRequest): Promise<void> {
   const worker = async () => {
     while (left-- > 0) {
       const { method, path, headers, body } = next();
-      const response = await fetch(`http://127.0.0.1:${PORT}${path}`, { method, headers, body });
+      const request = () => fetch(`http://127.0.0.1:${PORT}${path}`, { method, headers, body });
+      // Under valgrind a kept-alive socket may pass the server's idle timeout as it is reused: the request never
+      // reached it, so it is sent again on a new one.
+      const response = await request().catch((error: { cause?: { code?: string } }) => {
+        if (error.cause?.code !== 'ECONNRESET') throw error;
+        return request();
+      });
       await response.arrayBuffer();
       if (response.status >= 300) throw new Error(`${method} ${path}: ${response.status}`);
     }
