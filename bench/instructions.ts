@@ -11,8 +11,7 @@
  *   npx ts-node --transpile-only bench/instructions.ts "POST employee" bench/tmp/before dist
  *   npx ts-node --transpile-only bench/instructions.ts "POST employee|PATCH employee" dist stack floor
  *
- * Several scenarios, separated by `|`, are counted one after the other in one process per build and round (one
- * start under valgrind, which takes a minute or more).
+ * Several scenarios, separated by `|`, are counted one after the other, each in a process of its own.
  * `stack`, `floor` and `baseline` are the references (bench/servers.ts), run under ts-node; `npm run bench` counts
  * the service, the stack floor and the framework floor this way (countInstructions) after its load runs.
  * Env: INSTRUCTIONS_WARMUP (3000), INSTRUCTIONS_COUNT (1000), INSTRUCTIONS_CONNECTIONS (4), INSTRUCTIONS_ROUNDS (2),
@@ -56,18 +55,11 @@ async function send(total: number, next: () => BenchRequest): Promise<void> {
   await Promise.all(Array.from({ length: CONNECTIONS }, worker));
 }
 
-/**
- * The instructions callgrind counted in the dump files it wrote since the last call (the summary line of each),
- * all threads together; the files are removed, so the next dump is counted alone.
- */
-function takeCountedInstructions(directory: string): number {
-  let total = 0;
-  for (const file of readdirSync(directory)) {
-    const path = join(directory, file);
-    total += Number(/^summary: (\d+)/m.exec(readFileSync(path, 'utf8'))?.[1] ?? 0);
-    rmSync(path);
-  }
-  return total;
+/** The instructions callgrind counted in its dump files (the summary line of each), all threads together. */
+function countedInstructions(directory: string): number {
+  return readdirSync(directory)
+    .map((file) => /^summary: (\d+)/m.exec(readFileSync(join(directory, file), 'utf8'))?.[1])
+    .reduce((sum, count) => sum + Number(count ?? 0), 0);
 }
 
 /** One scenario's requests, by the scenario's name. */
@@ -77,9 +69,10 @@ export interface Workload {
 }
 
 /**
- * Instructions per request of `build` (a build directory or a reference's name) under each workload in turn, in
- * one process: each serves `warmup` requests uncounted (later ones find the shared path compiled already), then
- * `count` counted, dumped alone.
+ * Instructions per request of `build` (a build directory or a reference's name) under each workload in turn,
+ * each in a process of its own: `warmup` requests uncounted, then `count` counted. (Serving several workloads in
+ * one process, toggling callgrind's instrumentation and dumping between them, gave counts off by orders of
+ * magnitude from the third workload on: a dump is not done when callgrind_control returns.)
  */
 export async function countInstructions(
   build: string,
@@ -87,6 +80,18 @@ export async function countInstructions(
   env: Record<string, string>,
   { warmup = WARMUP, count = COUNT } = {},
 ): Promise<Map<string, number>> {
+  const counts = new Map<string, number>();
+  for (const { name, next } of workloads) counts.set(name, await countOne(build, next, env, warmup, count));
+  return counts;
+}
+
+async function countOne(
+  build: string,
+  next: () => BenchRequest,
+  env: Record<string, string>,
+  warmup: number,
+  count: number,
+): Promise<number> {
   const { args, readyPath } = serverArgs(build);
   const directory = join(tmpdir(), `instructions-${process.pid}-${Date.now()}`);
   execFileSync('mkdir', ['-p', directory]);
@@ -107,25 +112,17 @@ export async function countInstructions(
       stdio: 'ignore',
     },
   );
-  const control = (option: string) =>
-    execFileSync('callgrind_control', [option, String(child.pid)], { stdio: 'ignore' });
   try {
     const deadline = Date.now() + 600_000;
     while (!(await answers(`http://127.0.0.1:${PORT}${readyPath}`))) {
       if (child.exitCode !== null || Date.now() > deadline) throw new Error(`${build} did not start`);
       await new Promise((done) => setTimeout(done, 1000));
     }
-    const counts = new Map<string, number>();
-    for (const { name, next } of workloads) {
-      await send(warmup, next);
-      takeCountedInstructions(directory);
-      control('--instr=on');
-      await send(count, next);
-      control('--dump');
-      control('--instr=off');
-      counts.set(name, takeCountedInstructions(directory) / count);
-    }
-    return counts;
+    await send(warmup, next);
+    execFileSync('callgrind_control', ['--instr=on', String(child.pid)], { stdio: 'ignore' });
+    await send(count, next);
+    execFileSync('callgrind_control', ['--dump', String(child.pid)], { stdio: 'ignore' });
+    return countedInstructions(directory) / count;
   } finally {
     await stop(child);
     rmSync(directory, { recursive: true, force: true });

@@ -237,7 +237,7 @@ function instructionScenarios(setting: string | undefined): (name: string) => bo
 
 /**
  * Instructions per request of the service, the stack floor and the framework floor under each scenario (issue
- * 51): in each round every server is started once under valgrind and counted on each scenario in turn.
+ * 51): in each round every server is counted on each scenario in turn, one process per count.
  */
 async function countAll(scenarios: Scenario[], sample: Sample, env: Record<string, string>): Promise<InstructionRow[]> {
   const rows: InstructionRow[] = [];
