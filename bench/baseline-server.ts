@@ -49,10 +49,10 @@ const pool = new Pool({
   max: Number(process.env.BASELINE_POOL_SIZE ?? SERVICE_POOL_SIZE),
   pipeline: true,
 });
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const RATING_TYPES = new Set(['MANAGER_EVALUATION', 'SELF_ASSESMENT', 'LLM_RATING']);
 
-class HttpError extends Error {
+export class HttpError extends Error {
   constructor(
     readonly status: number,
     readonly code: string,
@@ -78,7 +78,15 @@ async function organisationOf(request: IncomingMessage): Promise<string> {
 }
 
 async function getEmployee(organisationId: string, id: string): Promise<unknown> {
-  const { rows } = await pool.query('SELECT * FROM employee_detail($1, $2)', [organisationId, id]);
+  const { rows } = await pool.query(EMPLOYEE_DETAIL, [organisationId, id]);
+  return employeeDetail(rows);
+}
+
+/** GET /employees/{id}'s statement: the employee with its skills and latest ratings, one row per skill. */
+export const EMPLOYEE_DETAIL = 'SELECT * FROM employee_detail($1, $2)';
+
+/** The EmployeeDetail of employee_detail's rows; 404 when there are none. */
+export function employeeDetail(rows: Record<string, any>[]): unknown {
   if (rows.length === 0) throw new HttpError(404, 'NOT_FOUND');
   const [employee] = rows;
   return {
@@ -116,7 +124,19 @@ async function listEmployees(
   if (!Number.isInteger(page) || page < 1 || !Number.isInteger(limit) || limit < 1 || limit > 100) {
     throw new HttpError(400, 'VALIDATION_ERROR');
   }
-  const search = params.get('search');
+  const { page: pageStatement, count } = employeesPage(organisationId, page, limit, params.get('search'));
+  const rows = await pool.query(pageStatement.text, pageStatement.values);
+  const counted = await pool.query<{ total: number }>(count.text, count.values);
+  return { data: rows.rows.map(toEmployee), meta: pageMeta(counted.rows[0].total, page, limit) };
+}
+
+/** A page of the employees list and its exact count, as the employees service reads them. */
+export function employeesPage(
+  organisationId: string,
+  page: number,
+  limit: number,
+  search: string | null,
+): { page: Statement; count: Statement } {
   // As the employees service: a search filters employee_search (its narrow rows and trigram index), then
   // reads the page's employees by id.
   const filters = ['f.organisation_id = $1'];
@@ -127,23 +147,21 @@ async function listEmployees(
   }
   const [from, id] = search === null ? ['employees f', 'f.id'] : ['employee_search f', 'f.employee_id'];
   const where = filters.join(' AND ');
-  const rows = await pool.query(
-    `SELECT e.* FROM (SELECT ${id} AS id FROM ${from} WHERE ${where}
+  return {
+    page: {
+      text: `SELECT e.* FROM (SELECT ${id} AS id FROM ${from} WHERE ${where}
                        ORDER BY f.created_at, ${id} LIMIT ${limit} OFFSET ${(page - 1) * limit}) page
        JOIN employees e ON e.id = page.id
       ORDER BY e.created_at, e.id`,
-    values,
-  );
-  const counted = await pool.query<{ total: number }>(
-    `SELECT count(*)::int AS total FROM ${from} WHERE ${where}`,
-    values,
-  );
-  const total = counted.rows[0].total;
-  const totalPages = Math.ceil(total / limit);
-  return {
-    data: rows.rows.map(toEmployee),
-    meta: { total, page, limit, totalPages, hasNextPage: page < totalPages, hasPrevPage: page > 1 },
+      values,
+    },
+    count: { text: `SELECT count(*)::int AS total FROM ${from} WHERE ${where}`, values },
   };
+}
+
+export function pageMeta(total: number, page: number, limit: number): object {
+  const totalPages = Math.ceil(total / limit);
+  return { total, page, limit, totalPages, hasNextPage: page < totalPages, hasPrevPage: page > 1 };
 }
 
 async function rate(organisationId: string, employeeId: string, input: Record<string, unknown>): Promise<unknown> {
@@ -152,37 +170,75 @@ async function rate(organisationId: string, employeeId: string, input: Record<st
     throw new HttpError(400, 'VALIDATION_ERROR');
   }
   if (!UUID.test(skillId)) throw new HttpError(404, 'NOT_FOUND');
+  const rating = { skillId, score, ratingType, comment } as NewRating;
   return inTransaction([], async (client) => {
-    const now = new Date();
-    const ratingId = uuidv7();
-    const { rows } = await client.query<{ personSkillId: string; skillName: string }>(
-      'SELECT * FROM insert_rating_if_rateable($1, $2, $3, $4, $5, $6, $7, $8, $9)',
-      [uuidv7(), organisationId, employeeId, skillId, now, ratingId, score, ratingType, comment],
-    );
-    // The bench rates only what can be rated; the service takes its checks one by one to say why it could not.
-    if (rows.length === 0) throw new HttpError(404, 'NOT_FOUND');
-    const rating = {
-      ratingId,
-      personSkillId: rows[0].personSkillId,
-      skillId,
-      skillName: rows[0].skillName,
-      score,
-      ratingType,
-      comment,
-      createdAt: now.toISOString(),
-    };
-    return {
-      answer: rating,
-      closing: [eventStatement(organisationId, 'skill.rated', now, { employeeId, rating }, employeeId)],
-    };
+    const statement = ratingInsert(organisationId, employeeId, rating);
+    const { rows } = await client.query<RatedRow>(statement.text, statement.values);
+    return ratingOutcome(organisationId, employeeId, statement, rows);
   });
+}
+
+/** The rating a POST /employees/{id}/ratings asks for, its skill id a UUID. */
+export interface NewRating {
+  skillId: string;
+  score: number;
+  ratingType: string;
+  comment?: string | null;
+}
+
+/** What insert_rating_if_rateable answers: the person skill rated, none when the pair cannot be rated. */
+export type RatedRow = { personSkillId: string; skillName: string };
+
+/** The checked rating (insert_rating_if_rateable): its values are those of the answer and event. */
+export function ratingInsert(organisationId: string, employeeId: string, rating: NewRating): Statement {
+  const { skillId, score, ratingType, comment = null } = rating;
+  return {
+    text: 'SELECT * FROM insert_rating_if_rateable($1, $2, $3, $4, $5, $6, $7, $8, $9)',
+    values: [uuidv7(), organisationId, employeeId, skillId, new Date(), uuidv7(), score, ratingType, comment],
+  };
+}
+
+/** The rating answered and skill.rated sent with COMMIT, from the insert's statement and rows. */
+export function ratingOutcome(
+  organisationId: string,
+  employeeId: string,
+  { values }: Statement,
+  rows: RatedRow[],
+): { answer: unknown; closing: Statement[] } {
+  // The bench rates only what can be rated; the service takes its checks one by one to say why it could not.
+  if (rows.length === 0) throw new HttpError(404, 'NOT_FOUND');
+  const [, , , skillId, now, ratingId, score, ratingType, comment] = values! as [
+    unknown,
+    unknown,
+    unknown,
+    string,
+    Date,
+    string,
+    number,
+    string,
+    string | null,
+  ];
+  const rating = {
+    ratingId,
+    personSkillId: rows[0].personSkillId,
+    skillId,
+    skillName: rows[0].skillName,
+    score,
+    ratingType,
+    comment,
+    createdAt: now.toISOString(),
+  };
+  return {
+    answer: rating,
+    closing: [eventStatement(organisationId, 'skill.rated', now, { employeeId, rating }, employeeId)],
+  };
 }
 
 const KEPT_FOR_MS = 24 * 60 * 60 * 1000;
 /** The service derives its fingerprint key from SERVICE_SECRET_KEY; any key costs the same HMAC. */
-const FINGERPRINT_KEY = deriveKey(randomBytes(32), 'request-fingerprints');
+export const FINGERPRINT_KEY = deriveKey(randomBytes(32), 'request-fingerprints');
 
-interface Answer {
+export interface Answer {
   status: number;
   payload: object;
 }
@@ -200,71 +256,113 @@ async function createEmployee(organisationId: string, input: Record<string, unkn
   const opening = key === undefined ? [] : [claimStatement(organisationId, key, now)];
   return inTransaction(opening, async (client, claim) => {
     if (key !== undefined) {
-      const [[kept]] = claim as [[{ claimed: boolean; status_code: number | null; body: string | null }]];
-      if (!kept.claimed) throw new HttpError(409, 'CONFLICT');
-      if (kept.status_code !== null) {
-        return { answer: { status: kept.status_code, payload: JSON.parse(kept.body!) as object }, closing: [] };
-      }
+      const kept = keptAnswer(claim[0] as KeptRow[]);
+      if (kept) return { answer: kept, closing: [] };
     }
-    const employee = {
-      id: uuidv7(),
-      personnelNumber,
-      firstName,
-      lastName,
-      businessEmail,
-      title: null,
-      gender: null,
-      departmentId: null,
-      hiredAt: null,
-      leftAt: null,
-      isHRTeamMember: false,
-      createdAt: now.toISOString(),
-      updatedAt: now.toISOString(),
-    };
+    const employee = newEmployee(input as unknown as NewEmployee, now);
+    const insert = employeeInsert(organisationId, employee, now);
     try {
-      await client.query('SELECT insert_employees($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)', [
-        organisationId,
-        ...[
-          employee.id,
-          personnelNumber,
-          firstName,
-          lastName,
-          businessEmail,
-          null,
-          null,
-          null,
-          null,
-          null,
-          false,
-          now,
-          now,
-        ].map((value) => [value]),
-      ]);
+      await client.query(insert.text, insert.values);
     } catch (error) {
       if ((error as { code?: string }).code === '23505') throw new HttpError(409, 'CONFLICT');
       throw error;
     }
-    const answer = { status: 201, payload: { success: true, data: employee } };
-    const event = eventStatement(organisationId, 'employee.created', now, employee, employee.id);
-    const closing = key === undefined ? [event] : [event, keepStatement(organisationId, key, fingerprint, answer, now)];
-    return { answer, closing };
+    return createdOutcome(organisationId, employee, now, key === undefined ? undefined : { key, fingerprint });
   });
 }
 
+/** The fields of a POST /employees the bench sends. */
+export interface NewEmployee {
+  personnelNumber: string;
+  firstName: string;
+  lastName: string;
+  businessEmail: string;
+}
+
+/** What claim_idempotency_key answers. */
+export type KeptRow = { claimed: boolean; status_code: number | null; body: string | null };
+
+/** The kept answer of a key's claim, none when the key is new; 409 while another request holds the key. */
+export function keptAnswer([kept]: KeptRow[]): Answer | undefined {
+  if (!kept.claimed) throw new HttpError(409, 'CONFLICT');
+  return kept.status_code === null ? undefined : { status: kept.status_code, payload: JSON.parse(kept.body!) };
+}
+
+export function newEmployee({ personnelNumber, firstName, lastName, businessEmail }: NewEmployee, now: Date) {
+  return {
+    id: uuidv7(),
+    personnelNumber,
+    firstName,
+    lastName,
+    businessEmail,
+    title: null,
+    gender: null,
+    departmentId: null,
+    hiredAt: null,
+    leftAt: null,
+    isHRTeamMember: false,
+    createdAt: now.toISOString(),
+    updatedAt: now.toISOString(),
+  };
+}
+
+/** The service's insert (insert_employees, one element per array). */
+export function employeeInsert(organisationId: string, employee: ReturnType<typeof newEmployee>, now: Date): Statement {
+  const { id, personnelNumber, firstName, lastName, businessEmail } = employee;
+  const values = [
+    id,
+    personnelNumber,
+    firstName,
+    lastName,
+    businessEmail,
+    null,
+    null,
+    null,
+    null,
+    null,
+    false,
+    now,
+    now,
+  ];
+  return {
+    text: 'SELECT insert_employees($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)',
+    values: [organisationId, ...values.map((value) => [value])],
+  };
+}
+
+/** The 201 and what goes with COMMIT: employee.created, and with a key the kept response. */
+export function createdOutcome(
+  organisationId: string,
+  employee: ReturnType<typeof newEmployee>,
+  now: Date,
+  keyed?: { key: string; fingerprint: string },
+): { answer: Answer; closing: Statement[] } {
+  const answer = { status: 201, payload: { success: true, data: employee } };
+  const event = eventStatement(organisationId, 'employee.created', now, employee, employee.id);
+  const closing = keyed ? [event, keepStatement(organisationId, keyed.key, keyed.fingerprint, answer, now)] : [event];
+  return { answer, closing };
+}
+
 /** The service's claim (IdempotencyKeysRepository.claim): its SQL function, the key's lock and kept response. */
-function claimStatement(organisationId: string, key: string, now: Date): string {
+export function claimStatement(organisationId: string, key: string, now: Date): string {
   const [organisation, claimed, at] = [organisationId, key, now.toISOString()].map(escapeLiteral);
   return `SELECT claimed, status_code, body FROM claim_idempotency_key(${organisation}, ${claimed}, ${at})`;
 }
 
 /** A statement and its parameters, as pg takes them. */
-interface Statement {
+export interface Statement {
   text: string;
   values?: unknown[];
 }
 
 /** The service's kept response (IdempotencyKeysRepository.keep). */
-function keepStatement(organisationId: string, key: string, fingerprint: string, answer: Answer, now: Date): Statement {
+export function keepStatement(
+  organisationId: string,
+  key: string,
+  fingerprint: string,
+  answer: Answer,
+  now: Date,
+): Statement {
   const values = [
     organisationId,
     key,
@@ -295,7 +393,7 @@ const BASELINE_ACTOR = { type: 'api_key' as const, id: '00000000-0000-0000-0000-
  * The service's outbox write, sent with COMMIT: its own recording statement (the event row), with the fan-out
  * webhooks/ registers (one delivery per subscribed endpoint).
  */
-function eventStatement(
+export function eventStatement(
   organisationId: string,
   name: string,
   occurredAt: Date,
@@ -343,7 +441,7 @@ async function inTransaction<T>(
   }
 }
 
-function toEmployee(row: Record<string, any>): Record<string, unknown> {
+export function toEmployee(row: Record<string, any>): Record<string, unknown> {
   return {
     id: row.id,
     personnelNumber: row.personnel_number,
@@ -380,7 +478,7 @@ const positionsRepository = new PositionsRepository(repositoryDatabase);
 const candidatesRepository = new CandidatesRepository(repositoryDatabase);
 
 /** An employee as the service answers it (toEmployeeResponse), from the repositories' camel-case rows. */
-function employeeFromFields(employee: EmployeeFields): Record<string, unknown> {
+export function employeeFromFields(employee: EmployeeFields): Record<string, unknown> {
   return {
     id: employee.id,
     personnelNumber: employee.personnelNumber,
@@ -409,21 +507,41 @@ async function updateEmployee(organisationId: string, id: string, input: Record<
     throw new HttpError(400, 'VALIDATION_ERROR');
   }
   return inTransaction([], async (client) => {
-    const { rows } = await client.query<EmployeeFields>(
-      `SELECT ${EMPLOYEE_COLUMNS.select('e')} FROM employees e WHERE e.organisation_id = $1 AND e.id = $2 FOR UPDATE`,
-      [organisationId, id],
+    const select = employeeForUpdate(organisationId, id);
+    const { rows } = await client.query<EmployeeFields>(select.text, select.values);
+    return titleChange(organisationId, id, rows, title, (changed, now) =>
+      employeesRepository.update(organisationId, changed, now, pgManager(client)),
     );
-    if (rows.length === 0) throw new HttpError(404, 'NOT_FOUND');
-    const before = employeeFromFields(rows[0]);
-    const now = new Date();
-    const changed = { ...rows[0], organisationId, title };
-    if (!(await employeesRepository.update(organisationId, changed, now, pgManager(client)))) {
-      return { answer: before, closing: [] };
-    }
-    const after = employeeFromFields({ ...changed, updatedAt: now });
-    const event = eventStatement(organisationId, 'employee.updated', now, after, id, changesBetween(before, after));
-    return { answer: after, closing: [event] };
   });
+}
+
+/** The row a PATCH locks and reads first. */
+export function employeeForUpdate(organisationId: string, id: string): Statement {
+  return {
+    text: `SELECT ${EMPLOYEE_COLUMNS.select('e')} FROM employees e WHERE e.organisation_id = $1 AND e.id = $2 FOR UPDATE`,
+    values: [organisationId, id],
+  };
+}
+
+/**
+ * The new title written by `update` (the service's repository, which writes nothing when no value changes), the
+ * employee answered, and employee.updated with its `changes` sent with COMMIT when it wrote.
+ */
+export async function titleChange(
+  organisationId: string,
+  id: string,
+  rows: EmployeeFields[],
+  title: string | null,
+  update: (changed: EmployeeFields & { organisationId: string }, now: Date) => Promise<boolean>,
+): Promise<{ answer: unknown; closing: Statement[] }> {
+  if (rows.length === 0) throw new HttpError(404, 'NOT_FOUND');
+  const before = employeeFromFields(rows[0]);
+  const now = new Date();
+  const changed = { ...rows[0], organisationId, title };
+  if (!(await update(changed, now))) return { answer: before, closing: [] };
+  const after = employeeFromFields({ ...changed, updatedAt: now });
+  const event = eventStatement(organisationId, 'employee.updated', now, after, id, changesBetween(before, after));
+  return { answer: after, closing: [event] };
 }
 
 /** GET /positions/:id/candidates in page mode, as the service's PositionsService.candidates reads it. */

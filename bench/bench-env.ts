@@ -12,7 +12,12 @@ export const CERT_DIR = join(__dirname, '.certs');
 export const RESULTS_DIR = join(__dirname, 'results');
 
 export const ORGANISATIONS = 10;
-export const EMPLOYEES_PER_ORGANISATION = 100_000;
+/**
+ * BENCH_SEED_EMPLOYEES (per organisation, at least 6,000 so the deep cursor pages exist) shrinks the seed
+ * for a quick or loaded machine: request-path figures such as instruction counts hardly
+ * depend on it, the search and page-500 scenarios' database work does. Seed and runner must agree on it.
+ */
+export const EMPLOYEES_PER_ORGANISATION = Number(process.env.BENCH_SEED_EMPLOYEES ?? 100_000);
 export const SKILLS_PER_ORGANISATION = 300;
 export const POSITIONS_PER_ORGANISATION = 1_000;
 /** Events kept per organisation for GET /events (a few days of changes); the first one's also have deliveries. */

@@ -1,6 +1,6 @@
 /**
  * Draws a bench report as an SVG: one line per scenario and connection count, req/s on the left and p99 on the
- * right, the service beside the framework floor and the raw baseline, one bar per round (the second paler), on log scales (the scenarios span
+ * right, the service beside the stack floor, the framework floor and the raw baseline, one bar per round (the second paler), on log scales (the scenarios span
  * 8 to 2,000 req/s and 40 ms to 8 s). `npm run bench` writes it beside the JSON; to draw a JSON again:
  *
  *   npm run bench:chart [bench/results/latest.json]     → bench/results/latest.svg
@@ -14,9 +14,9 @@ const PANEL_WIDTH = 380;
 const PANEL_GAP = 60;
 const BAR = 8;
 const TOP = 70;
-const COLOURS = { service: '#2b6cb0', floor: '#d69e2e', baseline: '#9aa5b1' };
-/** Within a line: the service, then the floor, then the raw baseline. */
-const ORDER: Row['target'][] = ['service', 'floor', 'baseline'];
+const COLOURS = { service: '#2b6cb0', stack: '#38a169', floor: '#d69e2e', baseline: '#9aa5b1' };
+/** Within a line: the service, then the stack floor, the framework floor, the raw baseline. */
+const ORDER: Row['target'][] = ['service', 'stack', 'floor', 'baseline'];
 
 interface Panel {
   title: string;
@@ -113,9 +113,10 @@ function ticks(max: number): number[] {
 function legend(x: number, y: number): string {
   return [
     `<rect x="${x}" y="${y - 8}" width="10" height="${BAR}" fill="${COLOURS.service}"/><text x="${x + 14}" y="${y}">service</text>`,
-    `<rect x="${x + 70}" y="${y - 8}" width="10" height="${BAR}" fill="${COLOURS.floor}"/><text x="${x + 84}" y="${y}">floor</text>`,
-    `<rect x="${x + 130}" y="${y - 8}" width="10" height="${BAR}" fill="${COLOURS.baseline}"/><text x="${x + 144}" y="${y}">raw baseline</text>`,
-    `<text x="${x + 230}" y="${y}" class="tick">a bar per round, later ones paler</text>`,
+    `<rect x="${x + 70}" y="${y - 8}" width="10" height="${BAR}" fill="${COLOURS.stack}"/><text x="${x + 84}" y="${y}">stack floor</text>`,
+    `<rect x="${x + 170}" y="${y - 8}" width="10" height="${BAR}" fill="${COLOURS.floor}"/><text x="${x + 184}" y="${y}">floor</text>`,
+    `<rect x="${x + 230}" y="${y - 8}" width="10" height="${BAR}" fill="${COLOURS.baseline}"/><text x="${x + 244}" y="${y}">raw baseline</text>`,
+    `<text x="${x + 330}" y="${y}" class="tick">a bar per round, later ones paler</text>`,
   ].join('');
 }
 

@@ -14,27 +14,23 @@
  * server on the image's Node.js 24, as bench/run.ts). Runs with metrics on and without the dispatcher, on CPU 0, as
  * bench/run.ts runs the API.
  *
- * Two names are not builds: `baseline`, the raw baseline (bench/baseline-server.ts), and `floor`, the same
- * handler behind a bare NestJS app (bench/framework-floor.ts), both on the bench seed. Their RSS includes
- * ts-node's TypeScript compiler, which they run under, as bench/run.ts runs the baseline.
+ * Three names are not builds: `baseline`, the raw baseline (bench/baseline-server.ts), `floor`, the same handler
+ * behind a bare NestJS app (bench/framework-floor.ts), and `stack`, the stack floor (bench/stack-floor.ts, issue
+ * 51), all on the bench seed. Their RSS includes ts-node's TypeScript compiler, which they run under, as
+ * bench/run.ts runs them. When any is given, each build's means are also printed as the ratio of its req/s to the
+ * reference's, and of the reference's CPU per request to its own (≥ 0.95: within 5 % of it): ÷ stack, ÷ floor, ÷ raw.
  */
-import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
 import { BENCH_DATABASE_URL, BenchKeys, readBenchKeys, serviceEnvironment } from './bench-env';
 import { postgresCpuSeconds, processCpuSeconds, processRssMb } from './process-cpu';
 import { Sample, sampleTargets } from './sample';
 import { SCENARIOS } from './scenarios';
-import { answers, SERVICE_NODE_OPTIONS, startServer, stop } from './servers';
+import { answers, isReference, REFERENCES, serverArgs, startServer, stop } from './servers';
 
 const SECONDS = Number(process.env.COMPARE_SECONDS ?? 8);
 const ROUNDS = Number(process.env.COMPARE_ROUNDS ?? 3);
 const CONNECTIONS = Number(process.env.COMPARE_CONNECTIONS ?? 50);
 const PORT = 3920;
-
-/** The servers that are not builds of the service, by the name that picks them. */
-const REFERENCES: Record<string, string> = { baseline: 'baseline-server.ts', floor: 'framework-floor.ts' };
-/** A path either reference answers without a 5xx (a 401: no key), once it listens. */
-const REFERENCE_READY = '/api/v1/employees/00000000-0000-0000-0000-000000000000';
 
 interface Build {
   /** As given on the command line. */
@@ -58,10 +54,7 @@ interface Round {
 async function buildOf(name: string): Promise<Build> {
   const [directory, databaseUrl = BENCH_DATABASE_URL, keysFile] = name.split(',');
   const keys = readBenchKeys(keysFile);
-  const reference = REFERENCES[directory];
-  const [args, readyPath] = reference
-    ? [['-r', 'ts-node/register/transpile-only', join(__dirname, reference)], REFERENCE_READY]
-    : [[...SERVICE_NODE_OPTIONS, resolve(directory, 'main.js')], '/health/ready'];
+  const { args, readyPath } = serverArgs(directory);
   return { name, args, readyPath, databaseUrl, keys, sample: await sampleTargets(databaseUrl, keys) };
 }
 
@@ -69,7 +62,9 @@ async function main(): Promise<void> {
   const [scenarioName, ...names] = process.argv.slice(2);
   const scenario = SCENARIOS.find((candidate) => candidate.name === scenarioName);
   if (!scenario || names.length === 0) {
-    throw new Error('Usage: compare-builds.ts SCENARIO BUILD_DIR[,DATABASE_URL,KEYS_FILE] | baseline | floor […]');
+    throw new Error(
+      'Usage: compare-builds.ts SCENARIO BUILD_DIR[,DATABASE_URL,KEYS_FILE] | baseline | floor | stack […]',
+    );
   }
   const builds: Build[] = [];
   for (const name of names) builds.push(await buildOf(name));
@@ -139,6 +134,22 @@ async function main(): Promise<void> {
         `against ${names[0]}`,
     );
   }
+  const references = (['stack', 'floor', 'baseline'] as const).filter((reference) => names.includes(reference));
+  if (references.length === 0) return;
+  console.log(`\nreq/s and (reference's CPU ÷ own CPU per request), ${references.map(label).join(', ')}:`);
+  for (const name of names.filter((candidate) => !isReference(candidate))) {
+    const own = means(name);
+    const ratios = references.map((reference) => {
+      const base = means(reference);
+      const [rate, cpu] = [own.requestsPerSecond / base.requestsPerSecond, base.apiCpuMs / own.apiCpuMs];
+      return `${label(reference)} ${rate.toFixed(2)} (CPU ${cpu.toFixed(2)})`;
+    });
+    console.log(`${name.padEnd(24)} ${ratios.join('  ')}`);
+  }
+}
+
+function label(reference: keyof typeof REFERENCES): string {
+  return { stack: '÷ stack', floor: '÷ floor', baseline: '÷ raw' }[reference];
 }
 
 main().catch((error: unknown) => {

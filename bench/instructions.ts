@@ -9,25 +9,31 @@
  * compare builds with each other, not with CPU time.
  *
  *   npx ts-node --transpile-only bench/instructions.ts "POST employee" bench/tmp/before dist
+ *   npx ts-node --transpile-only bench/instructions.ts "POST employee|PATCH employee" dist stack floor
  *
+ * Several scenarios, separated by `|`, are counted one after the other, each in a process of its own.
+ * `stack`, `floor` and `baseline` are the references (bench/servers.ts), run under ts-node; `npm run bench` counts
+ * the service, the stack floor and the framework floor this way (countInstructions) after its load runs.
  * Env: INSTRUCTIONS_WARMUP (3000), INSTRUCTIONS_COUNT (1000), INSTRUCTIONS_CONNECTIONS (4), INSTRUCTIONS_ROUNDS (2),
+ * INSTRUCTIONS_PORT (3921; another for a count beside it),
  * BENCH_NODE (24: the image's Node.js 24, as bench/run.ts). Prints each round, then each build's mean and its
  * difference to the first build's. Needs valgrind and the bench seed (`npm run bench:seed`).
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { BENCH_DATABASE_URL, readBenchKeys, serviceEnvironment } from './bench-env';
 import { sampleTargets } from './sample';
 import { BenchRequest, SCENARIOS } from './scenarios';
-import { answers, SERVER_NODE, SERVER_NODE_VERSION, SERVICE_NODE_OPTIONS, stop } from './servers';
+import { answers, SERVER_NODE, SERVER_NODE_VERSION, serverArgs, stop } from './servers';
 
 const WARMUP = Number(process.env.INSTRUCTIONS_WARMUP ?? 3000);
 const COUNT = Number(process.env.INSTRUCTIONS_COUNT ?? 1000);
 const CONNECTIONS = Number(process.env.INSTRUCTIONS_CONNECTIONS ?? 4);
 const ROUNDS = Number(process.env.INSTRUCTIONS_ROUNDS ?? 2);
-const PORT = 3921;
+/** Several counts may run side by side, each on its own port (its metrics on PORT + 5550). */
+const PORT = Number(process.env.INSTRUCTIONS_PORT ?? 3921);
 
 /** Sends `total` requests, `CONNECTIONS` at a time; a non-2xx answer stops the run, as it would skew the count. */
 async function send(total: number, next: () => BenchRequest): Promise<void> {
@@ -35,7 +41,13 @@ async function send(total: number, next: () => BenchRequest): Promise<void> {
   const worker = async () => {
     while (left-- > 0) {
       const { method, path, headers, body } = next();
-      const response = await fetch(`http://127.0.0.1:${PORT}${path}`, { method, headers, body });
+      const request = () => fetch(`http://127.0.0.1:${PORT}${path}`, { method, headers, body });
+      // Under valgrind a kept-alive socket may pass the server's idle timeout as it is reused: the request never
+      // reached it, so it is sent again on a new one.
+      const response = await request().catch((error: { cause?: { code?: string } }) => {
+        if (error.cause?.code !== 'ECONNRESET') throw error;
+        return request();
+      });
       await response.arrayBuffer();
       if (response.status >= 300) throw new Error(`${method} ${path}: ${response.status}`);
     }
@@ -50,7 +62,37 @@ function countedInstructions(directory: string): number {
     .reduce((sum, count) => sum + Number(count ?? 0), 0);
 }
 
-async function countBuild(build: string, next: () => BenchRequest, env: Record<string, string>): Promise<number> {
+/** One scenario's requests, by the scenario's name. */
+export interface Workload {
+  name: string;
+  next: () => BenchRequest;
+}
+
+/**
+ * Instructions per request of `build` (a build directory or a reference's name) under each workload in turn,
+ * each in a process of its own: `warmup` requests uncounted, then `count` counted. (Serving several workloads in
+ * one process, toggling callgrind's instrumentation and dumping between them, gave counts off by orders of
+ * magnitude from the third workload on: a dump is not done when callgrind_control returns.)
+ */
+export async function countInstructions(
+  build: string,
+  workloads: Workload[],
+  env: Record<string, string>,
+  { warmup = WARMUP, count = COUNT } = {},
+): Promise<Map<string, number>> {
+  const counts = new Map<string, number>();
+  for (const { name, next } of workloads) counts.set(name, await countOne(build, next, env, warmup, count));
+  return counts;
+}
+
+async function countOne(
+  build: string,
+  next: () => BenchRequest,
+  env: Record<string, string>,
+  warmup: number,
+  count: number,
+): Promise<number> {
+  const { args, readyPath } = serverArgs(build);
   const directory = join(tmpdir(), `instructions-${process.pid}-${Date.now()}`);
   execFileSync('mkdir', ['-p', directory]);
   const child = spawn(
@@ -62,25 +104,33 @@ async function countBuild(build: string, next: () => BenchRequest, env: Record<s
       '--instr-atstart=no',
       `--callgrind-out-file=${join(directory, 'callgrind.out.%p')}`,
       SERVER_NODE,
-      ...SERVICE_NODE_OPTIONS,
-      resolve(build, 'main.js'),
+      ...args,
     ],
     {
-      env: { ...process.env, ...env, PORT: String(PORT), METRICS_PORT: '9471', DISPATCH_MODE: 'off' },
+      cwd: join(__dirname, '..'),
+      env: {
+        ...process.env,
+        ...env,
+        PORT: String(PORT),
+        METRICS_PORT: String(PORT + 5550),
+        DISPATCH_MODE: 'off',
+        // ~50 × slower under valgrind: the default 5 s wait for a pooled connection answered a search with 503.
+        DATABASE_TIMEOUT_MS: '60000',
+      },
       stdio: 'ignore',
     },
   );
   try {
     const deadline = Date.now() + 600_000;
-    while (!(await answers(`http://127.0.0.1:${PORT}/health/ready`))) {
+    while (!(await answers(`http://127.0.0.1:${PORT}${readyPath}`))) {
       if (child.exitCode !== null || Date.now() > deadline) throw new Error(`${build} did not start`);
       await new Promise((done) => setTimeout(done, 1000));
     }
-    await send(WARMUP, next);
+    await send(warmup, next);
     execFileSync('callgrind_control', ['--instr=on', String(child.pid)], { stdio: 'ignore' });
-    await send(COUNT, next);
+    await send(count, next);
     execFileSync('callgrind_control', ['--dump', String(child.pid)], { stdio: 'ignore' });
-    return countedInstructions(directory) / COUNT;
+    return countedInstructions(directory) / count;
   } finally {
     await stop(child);
     rmSync(directory, { recursive: true, force: true });
@@ -88,33 +138,45 @@ async function countBuild(build: string, next: () => BenchRequest, env: Record<s
 }
 
 async function main(): Promise<void> {
-  const [scenarioName, ...builds] = process.argv.slice(2);
-  const scenario = SCENARIOS.find((candidate) => candidate.name === scenarioName);
-  if (!scenario || builds.length === 0) throw new Error('Usage: instructions.ts SCENARIO BUILD_DIR [BUILD_DIR …]');
+  const [scenarioNames, ...builds] = process.argv.slice(2);
+  const names = (scenarioNames ?? '').split('|');
+  const scenarios = names.map((name) => SCENARIOS.find((candidate) => candidate.name === name));
+  if (scenarios.some((scenario) => !scenario) || builds.length === 0) {
+    throw new Error('Usage: instructions.ts "SCENARIO[|SCENARIO…]" BUILD_DIR|stack|floor|baseline […]');
+  }
   const keys = readBenchKeys();
   const env = serviceEnvironment(keys);
   const sample = await sampleTargets(BENCH_DATABASE_URL, keys);
-  console.log(`${scenarioName}: ${WARMUP} requests warm-up, ${COUNT} counted, Node.js ${SERVER_NODE_VERSION}`);
-  const counts = new Map<string, number[]>(builds.map((build) => [build, []]));
+  console.log(`${scenarioNames}: ${WARMUP} requests warm-up, ${COUNT} counted, Node.js ${SERVER_NODE_VERSION}`);
+  const counts = new Map<string, number[]>(builds.flatMap((build) => names.map((name) => [`${build} ${name}`, []])));
   for (let round = 1; round <= ROUNDS; round++) {
     for (const build of builds) {
-      const perRequest = await countBuild(build, scenario.requests(sample), env);
-      counts.get(build)!.push(perRequest);
-      console.log(`round ${round} ${build.padEnd(24)} ${(perRequest / 1e6).toFixed(3)} M instructions/request`);
+      const workloads = scenarios.map((scenario) => ({ name: scenario!.name, next: scenario!.requests(sample) }));
+      for (const [name, perRequest] of await countInstructions(build, workloads, env)) {
+        counts.get(`${build} ${name}`)!.push(perRequest);
+        console.log(
+          `round ${round} ${build.padEnd(16)} ${name.padEnd(32)} ${(perRequest / 1e6).toFixed(3)} M instructions/request`,
+        );
+      }
     }
   }
   const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
-  const first = mean(counts.get(builds[0])!);
-  for (const [build, values] of counts) {
-    const change = ((mean(values) / first - 1) * 100).toFixed(1);
-    const spread = values.map((value) => (value / 1e6).toFixed(3)).join(', ');
-    console.log(
-      `${build.padEnd(24)} mean ${(mean(values) / 1e6).toFixed(3)} M/request (${change} %; rounds ${spread})`,
-    );
+  for (const name of names) {
+    const first = mean(counts.get(`${builds[0]} ${name}`)!);
+    for (const build of builds) {
+      const values = counts.get(`${build} ${name}`)!;
+      const change = ((mean(values) / first - 1) * 100).toFixed(1);
+      const spread = values.map((value) => (value / 1e6).toFixed(3)).join(', ');
+      console.log(
+        `${build.padEnd(16)} ${name.padEnd(32)} mean ${(mean(values) / 1e6).toFixed(3)} M/request (${change} %; rounds ${spread})`,
+      );
+    }
   }
 }
 
-main().catch((error: unknown) => {
-  console.error(error);
-  process.exit(1);
-});
+if (require.main === module) {
+  main().catch((error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  });
+}

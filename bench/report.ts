@@ -14,14 +14,19 @@ export interface Round {
   ratioToBaseline: number | null;
   /** The service's req/s over the framework floor's of the same round. */
   ratioToFloor: number | null;
+  /** The service's req/s over the stack floor's of the same round (issue 51). */
+  ratioToStack?: number | null;
   /** What the target's connections waited on (write scenarios only). */
   waits?: WaitCount[];
 }
 
 export interface Row {
   scenario: string;
-  /** The service, the raw baseline (bench/baseline-server.ts), or that handler behind bare NestJS (framework-floor.ts). */
-  target: 'service' | 'baseline' | 'floor';
+  /**
+   * The service, the raw baseline (bench/baseline-server.ts), that handler behind bare NestJS (framework-floor.ts),
+   * or the stack floor (stack-floor.ts: the design card's pieces, nothing of ours).
+   */
+  target: 'service' | 'baseline' | 'floor' | 'stack';
   connections: number;
   rounds: Round[];
 }
@@ -33,6 +38,14 @@ export interface WebhookRow {
   p50Ms: number;
   p99Ms: number;
   badSignatures: number;
+}
+
+/** Instructions per request (callgrind, bench/instructions.ts) of one server under one scenario, per round. */
+export interface InstructionRow {
+  scenario: string;
+  target: Row['target'];
+  /** Per round; each round counts every target once, one after the other. */
+  perRequest: number[];
 }
 
 export interface Target {
@@ -49,12 +62,14 @@ export interface Report {
   settings: Record<string, unknown>;
   rows: Row[];
   webhooks: WebhookRow[];
+  /** Absent when no scenario's instructions were counted. */
+  instructions?: InstructionRow[];
   targets: Target[];
 }
 
 /**
- * Sets each service round's ratios to the raw baseline's and the floor's round of the same number, and each floor
- * round's to the raw baseline's (what NestJS and Express cost).
+ * Sets each service round's ratios to the raw baseline's, the floor's and the stack floor's round of the same
+ * number, and each floor's round's to the raw baseline's (what NestJS and Express cost, what the stack costs).
  */
 export function addRatios(rows: Row[]): void {
   const reference = (row: Row, target: Row['target']) =>
@@ -65,13 +80,15 @@ export function addRatios(rows: Row[]): void {
   const ratio = (round: Round, base: Round | undefined) =>
     base?.requestsPerSecond ? Math.round((round.requestsPerSecond / base.requestsPerSecond) * 100) / 100 : null;
   for (const row of rows.filter((candidate) => candidate.target !== 'baseline')) {
-    const [baseline, floor] = [
+    const [baseline, floor, stack] = [
       reference(row, 'baseline'),
-      row.target === 'service' ? reference(row, 'floor') : undefined,
+      row.target === 'service' || row.target === 'stack' ? reference(row, 'floor') : undefined,
+      row.target === 'service' ? reference(row, 'stack') : undefined,
     ];
     row.rounds.forEach((round, index) => {
       round.ratioToBaseline = ratio(round, baseline?.rounds[index]);
       round.ratioToFloor = ratio(round, floor?.rounds[index]);
+      round.ratioToStack = ratio(round, stack?.rounds[index]);
     });
   }
 }
@@ -106,8 +123,9 @@ export function printTable(rows: Row[], webhooks: WebhookRow[]): void {
     'p50 ms',
     'p99 ms',
     'errors',
-    '÷ raw',
+    '÷ stack',
     '÷ floor',
+    '÷ raw',
     'CPU ms/req',
     'PG CPU ms/req',
     'waits (avg conns)',
@@ -120,8 +138,9 @@ export function printTable(rows: Row[], webhooks: WebhookRow[]): void {
     perRound(row.rounds, (round) => round.p50Ms),
     perRound(row.rounds, (round) => round.p99Ms),
     perRound(row.rounds, (round) => round.errors),
-    perRound(row.rounds, (round) => round.ratioToBaseline, 2),
+    perRound(row.rounds, (round) => round.ratioToStack ?? null, 2),
     perRound(row.rounds, (round) => round.ratioToFloor, 2),
+    perRound(row.rounds, (round) => round.ratioToBaseline, 2),
     perRound(row.rounds, (round) => round.cpuMsPerRequest ?? null, 2),
     perRound(row.rounds, (round) => round.postgresCpuMsPerRequest ?? null, 2),
     waitsPerRound(row.rounds),
@@ -139,5 +158,40 @@ export function printTable(rows: Row[], webhooks: WebhookRow[]): void {
         `| ${row.measure} | ${row.deliveries} | ${row.deliveriesPerSecond} | ${row.p50Ms} | ${row.p99Ms} | ${row.badSignatures} |`,
       );
     }
+  }
+}
+
+/** The service's instructions per request over a reference's, round by round. */
+export function instructionRatios(rows: InstructionRow[], scenario: string, reference: Row['target']): number[] {
+  const of = (target: Row['target']) => rows.find((row) => row.scenario === scenario && row.target === target);
+  const [service, base] = [of('service'), of(reference)];
+  if (!service || !base) return [];
+  return service.perRequest.flatMap((value, index) =>
+    index < base.perRequest.length ? [value / base.perRequest[index]] : [],
+  );
+}
+
+/**
+ * Instructions per request, M, per scenario: the service, the stack floor, the framework floor (each a round's
+ * figures), and the service's over each reference's; ≤ 1.05 × both is issue 51's bound.
+ */
+export function printInstructions(rows: InstructionRow[]): void {
+  if (rows.length === 0) return;
+  const millions = (row: InstructionRow | undefined) =>
+    row ? row.perRequest.map((value) => (value / 1e6).toFixed(3)).join(' / ') : '';
+  const ratios = (scenario: string, reference: Row['target']) =>
+    instructionRatios(rows, scenario, reference)
+      .map((value) => value.toFixed(3))
+      .join(' / ');
+  console.log(
+    '\n| scenario | service M instr./req | stack floor | framework floor | service ÷ stack | service ÷ floor |\n' +
+      '| --- | --- | --- | --- | --- | --- |',
+  );
+  for (const scenario of [...new Set(rows.map((row) => row.scenario))]) {
+    const of = (target: Row['target']) => rows.find((row) => row.scenario === scenario && row.target === target);
+    console.log(
+      `| ${scenario} | ${millions(of('service'))} | ${millions(of('stack'))} | ${millions(of('floor'))} | ` +
+        `${ratios(scenario, 'stack')} | ${ratios(scenario, 'floor')} |`,
+    );
   }
 }

@@ -1,17 +1,23 @@
 /**
  * The benchmark: the production build (`node dist/main.js`, build it first with `npm run build`), the raw
- * baseline (bench/baseline-server.ts) and the framework floor (the baseline's handler behind a bare NestJS app,
- * bench/framework-floor.ts), one after the other on CPU 0, loaded by autocannon from CPU 1, on the database
+ * baseline (bench/baseline-server.ts), the framework floor (the baseline's handler behind a bare NestJS app,
+ * bench/framework-floor.ts) and the stack floor (bench/stack-floor.ts, issue 51), one after the other on CPU 0, loaded by autocannon from CPU 1, on the database
  * `npm run bench:seed` made. The service runs as in production: an API process (DISPATCH_MODE=off) on CPU 0 and a
  * webhook dispatcher process (DISPATCH_MODE=worker) on CPU 1. Each scenario runs BENCH_ROUNDS times, so the noise
- * shows. Prints a table (each round's req/s as a ratio to the raw baseline's and to the floor's) and writes
- * bench/results/latest.json and latest.svg (bench/chart.ts).
+ * shows. Prints a table (each round's req/s as a ratio to the stack floor's, the framework floor's and the raw
+ * baseline's), then instructions per request (callgrind, bench/instructions.ts) of the service, the stack floor and
+ * the framework floor on issue 51's hot scenarios, each counted once per round, and writes bench/results/latest.json
+ * and latest.svg (bench/chart.ts).
  *
  * Env: BENCH_DURATION (s per round, 15), BENCH_WARMUP (s before each scenario, 3), BENCH_CONNECTIONS ("10,50"),
  *      BENCH_ROUNDS (2), BENCH_ONLY (regex on scenario names), BENCH_DRAIN_DELIVERIES (20000),
  *      BENCH_DISPATCH ("worker", or "api": the dispatcher inside the API process), BENCH_DATABASE_URL,
  *      BASELINE_POOL_SIZE (the service's 10), BENCH_PROFILE ("full", or "embedded": `npm run bench:embedded`),
- *      BENCH_NODE (the servers' Node.js: this one's, or "24", see bench/servers.ts).
+ *      BENCH_NODE (the servers' Node.js: this one's, or "24", see bench/servers.ts),
+ *      BENCH_INSTRUCTIONS (regex on the scenarios whose instructions are counted, among those run: issue 51's six
+ *      by default, "none" for none), BENCH_INSTRUCTION_ROUNDS (1), INSTRUCTIONS_WARMUP (1000 here),
+ *      INSTRUCTIONS_COUNT (300 here): each count takes minutes under valgrind, about 1 to 3 per server and scenario
+ *      on a quiet machine.
  */
 import { ChildProcess, execFileSync, fork } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -24,10 +30,23 @@ import { BENCH_DATABASE_URL, CERT_DIR, readBenchKeys, RESULTS_DIR, serviceEnviro
 import { writeChart } from './chart';
 import { EMBEDDED_EMPLOYEES, seedEmbedded } from './embedded';
 import { topUpEvents } from './events-seed';
+import { countInstructions } from './instructions';
 import { postgresCpuSeconds, processCpuSeconds } from './process-cpu';
-import { addRatios, perRound, printTable, Report, Round, Row, Target, WebhookRow } from './report';
+import {
+  addRatios,
+  InstructionRow,
+  instructionRatios,
+  perRound,
+  printInstructions,
+  printTable,
+  Report,
+  Round,
+  Row,
+  Target,
+  WebhookRow,
+} from './report';
 import { Sample, sampleDeltaSyncs, sampleTargets } from './sample';
-import { Scenario, SCENARIOS } from './scenarios';
+import { HOT_SCENARIOS, Scenario, SCENARIOS } from './scenarios';
 import { answers, HAS_TASKSET, SERVER_NODE_VERSION, SERVICE_NODE_OPTIONS, startServer, stop } from './servers';
 import { formatWaits, sampleWaits } from './waits';
 import type { ReceiverStats } from './webhook-receiver';
@@ -40,6 +59,16 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const ONLY = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY) : undefined;
 const DRAIN_DELIVERIES = Number(process.env.BENCH_DRAIN_DELIVERIES ?? 20_000);
 const DISPATCH = process.env.BENCH_DISPATCH === 'api' ? 'api' : 'worker';
+const INSTRUCTIONS = instructionScenarios(process.env.BENCH_INSTRUCTIONS);
+const INSTRUCTION_ROUNDS = Number(process.env.BENCH_INSTRUCTION_ROUNDS ?? 1);
+const INSTRUCTION_WARMUP = Number(process.env.INSTRUCTIONS_WARMUP ?? 1000);
+const INSTRUCTION_COUNT = Number(process.env.INSTRUCTIONS_COUNT ?? 300);
+/** What the service and the floors are counted on, in this order within a round. */
+const INSTRUCTION_TARGETS = [
+  { target: 'service', server: 'dist' },
+  { target: 'stack', server: 'stack' },
+  { target: 'floor', server: 'floor' },
+] as const;
 /** What `npm run bench:embedded` measures: the first-hour paths on the embedded database. */
 const EMBEDDED_SCENARIOS = [
   'GET employee by id',
@@ -53,6 +82,7 @@ const SERVICE_PORT = 3900;
 const REFERENCES = [
   { target: 'baseline', entry: 'baseline-server.ts', port: 3901, applicationName: 'bench-baseline' },
   { target: 'floor', entry: 'framework-floor.ts', port: 3904, applicationName: 'bench-floor' },
+  { target: 'stack', entry: 'stack-floor.ts', port: 3905, applicationName: 'bench-stack' },
 ] as const;
 /** The worker serves no HTTP; the port only keeps a build without DISPATCH_MODE from colliding with the API. */
 const DISPATCHER_PORT = 3903;
@@ -95,12 +125,23 @@ async function benchFull(): Promise<void> {
   const rows: Row[] = [];
   const webhooks: WebhookRow[] = [];
   try {
-    const referenceScenarios = scenarios.filter((scenario) => scenario.baseline);
-    for (const { target, entry, port, applicationName } of referenceScenarios.length > 0 ? REFERENCES : []) {
+    for (const { target, entry, port, applicationName } of REFERENCES) {
+      // The stack floor serves only the routes of issue 51's scenarios.
+      const referenceScenarios = scenarios.filter((scenario) =>
+        target === 'stack' ? scenario.stack : scenario.baseline,
+      );
+      if (referenceScenarios.length === 0) continue;
       const server = await startServer(
         target,
         ['-r', 'ts-node/register/transpile-only', join(__dirname, entry)],
-        { PORT: String(port), DATABASE_URL: BENCH_DATABASE_URL, PGAPPNAME: applicationName },
+        {
+          PORT: String(port),
+          DATABASE_URL: BENCH_DATABASE_URL,
+          PGAPPNAME: applicationName,
+          // The stack floor's throttler and access log, as the service's settings have them.
+          RATE_LIMIT_PER_MINUTE: serviceEnvironment(keys).RATE_LIMIT_PER_MINUTE,
+          LOG_LEVEL: serviceEnvironment(keys).LOG_LEVEL,
+        },
         0,
         () => answers(`http://127.0.0.1:${port}/api/v1/employees/00000000-0000-0000-0000-000000000000`),
       );
@@ -109,7 +150,7 @@ async function benchFull(): Promise<void> {
         for (const scenario of referenceScenarios) rows.push(...(await measure(scenario, subject, sample)));
       } finally {
         await stop(server);
-        // The baseline and the floor write outbox rows but send nothing: they must not reach the service's dispatcher.
+        // The references write outbox rows but send nothing: they must not reach the service's dispatcher.
         await forgetPendingDeliveries();
       }
     }
@@ -171,14 +212,79 @@ async function benchFull(): Promise<void> {
   } finally {
     receiver.close();
   }
+  const instructions = await countAll(
+    scenarios.filter((scenario) => INSTRUCTIONS(scenario.name)),
+    sample,
+    serviceEnvironment(keys),
+  );
 
   addRatios(rows);
   printTable(rows, webhooks);
-  const targets = evaluateTargets(rows, webhooks);
+  printInstructions(instructions);
+  const targets = [...evaluateTargets(rows, webhooks), ...instructionTargets(instructions)];
   console.log('\nTargets (every round unless said; 50 connections unless said):');
   for (const target of targets)
     console.log(`  ${target.met ? 'met   ' : 'MISSED'} ${target.target}: ${target.measured}`);
-  writeReport('latest', rows, webhooks, targets, { dispatch: DISPATCH });
+  writeReport('latest', rows, webhooks, targets, { dispatch: DISPATCH }, instructions);
+}
+
+/** Which scenarios' instructions are counted: BENCH_INSTRUCTIONS's regex, "none", or issue 51's six. */
+function instructionScenarios(setting: string | undefined): (name: string) => boolean {
+  if (setting === 'none') return () => false;
+  if (setting) return (name) => new RegExp(setting).test(name);
+  return (name) => HOT_SCENARIOS.includes(name);
+}
+
+/**
+ * Instructions per request of the service, the stack floor and the framework floor under each scenario (issue
+ * 51): in each round every server is counted on each scenario in turn, one process per count.
+ */
+async function countAll(scenarios: Scenario[], sample: Sample, env: Record<string, string>): Promise<InstructionRow[]> {
+  const rows: InstructionRow[] = [];
+  if (scenarios.length === 0) return rows;
+  console.log(
+    `\nInstructions per request (callgrind): ${INSTRUCTION_WARMUP} requests warm-up, ${INSTRUCTION_COUNT} counted, ` +
+      `${INSTRUCTION_ROUNDS} round(s), Node.js ${SERVER_NODE_VERSION}`,
+  );
+  for (let round = 1; round <= INSTRUCTION_ROUNDS; round++) {
+    for (const { target, server } of INSTRUCTION_TARGETS) {
+      const build = server === 'dist' ? join(ROOT, 'dist') : server;
+      const workloads = scenarios.map((scenario) => ({ name: scenario.name, next: scenario.requests(sample) }));
+      const counts = await countInstructions(build, workloads, env, {
+        warmup: INSTRUCTION_WARMUP,
+        count: INSTRUCTION_COUNT,
+      });
+      for (const [scenario, perRequest] of counts) {
+        let row = rows.find((candidate) => candidate.scenario === scenario && candidate.target === target);
+        if (!row) rows.push((row = { scenario, target, perRequest: [] }));
+        row.perRequest.push(perRequest);
+        console.log(
+          `${target.padEnd(8)} ${scenario.padEnd(34)} round ${round}  ${(perRequest / 1e6).toFixed(3)} M instructions/request`,
+        );
+      }
+      await forgetPendingDeliveries();
+    }
+  }
+  return rows;
+}
+
+/** Issue 51: each scenario within 5 % of the stack floor's instructions, GET by id within 5 % of the floor's. */
+function instructionTargets(rows: InstructionRow[]): Target[] {
+  const targets: Target[] = [];
+  const within = (scenario: string, reference: 'stack' | 'floor', name: string) => {
+    const ratios = instructionRatios(rows, scenario, reference);
+    if (ratios.length === 0) return;
+    targets.push({
+      target: `${scenario}: instructions/request ≤ 1.05 × the ${name}'s (Node.js ${SERVER_NODE_VERSION})`,
+      measured: ratios.map((ratio) => ratio.toFixed(3)).join(' / '),
+      met: ratios.every((ratio) => ratio <= 1.05),
+    });
+  };
+  for (const scenario of new Set(rows.map((row) => row.scenario))) {
+    within(scenario, 'stack', 'stack floor');
+    if (scenario === 'GET employee by id') within(scenario, 'floor', 'framework floor');
+  }
+  return targets;
 }
 
 /**
@@ -234,6 +340,7 @@ function writeReport(
   webhooks: WebhookRow[],
   targets: Target[],
   extra: Record<string, unknown>,
+  instructions: InstructionRow[] = [],
 ): void {
   mkdirSync(RESULTS_DIR, { recursive: true });
   const report: Report = {
@@ -249,6 +356,7 @@ function writeReport(
     settings: { durationSeconds: DURATION, warmupSeconds: WARMUP, connections: CONNECTIONS, rounds: ROUNDS, ...extra },
     rows,
     webhooks,
+    ...(instructions.length > 0 && { instructions }),
     targets,
   };
   const jsonPath = join(RESULTS_DIR, `${name}.json`);

@@ -4,7 +4,7 @@ import { escapeLikePattern } from '../src/database/like-pattern';
 import { ListEmployeesQuery } from '../src/employees/dto/list-employees.query';
 import { ServiceKeys } from '../src/encryption/service-keys';
 import { KeyValue, ListCursors, ListOrder } from '../src/pagination/cursor';
-import { BenchKeys } from './bench-env';
+import { BenchKeys, EMPLOYEES_PER_ORGANISATION } from './bench-env';
 
 /** A target of a request: an id and the Authorization header of its organisation. */
 export interface Target {
@@ -72,9 +72,9 @@ export const SEARCH_TERMS = [
 
 /** The page size of the employee lists measured. */
 export const EMPLOYEES_PAGE_SIZE = 20;
-/** The last 300 pages of the seeded 100,000 employees: page 5,000 reads rows 99,981 to 100,000. */
-const DEEP_PAGES_FROM = 4_701;
-const DEEP_PAGES_TO = 5_000;
+/** The last 300 pages of the seeded employees (100,000: page 5,000 reads rows 99,981 to 100,000). */
+const DEEP_PAGES_TO = Math.floor(EMPLOYEES_PER_ORGANISATION / EMPLOYEES_PAGE_SIZE);
+const DEEP_PAGES_FROM = DEEP_PAGES_TO - 299;
 
 export async function sampleTargets(databaseUrl: string, keys: BenchKeys): Promise<Sample> {
   const authorizationOf = new Map(

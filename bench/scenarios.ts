@@ -21,6 +21,8 @@ export interface Scenario {
    * app): the table shows the service's req/s as a ratio to each.
    */
   baseline?: boolean;
+  /** bench/stack-floor.ts serves it too (issue 51): the table shows the service's req/s as a ratio to it. */
+  stack?: boolean;
   /** Its writes emit skill.rated to the seeded endpoints: the receiver measures the deliveries. */
   webhooks?: boolean;
   /** It writes: the runner samples what the target's connections wait on (lock waits) while it runs. */
@@ -132,10 +134,21 @@ const newEmployees =
     };
   };
 
+/** Issue 51's hot scenarios: its targets are the service's instructions per request on these. */
+export const HOT_SCENARIOS = [
+  'GET employee by id',
+  'POST employee',
+  'POST rating (+2 outbox rows)',
+  'PATCH employee',
+  'POST employee, Idempotency-Key',
+  'GET employees search, page 1',
+];
+
 export const SCENARIOS: Scenario[] = [
   {
     name: 'GET employee by id',
     baseline: true,
+    stack: true,
     // GET /employees/{id} answers the EmployeeDetail: the employee with its skills and their latest ratings.
     requests: byTarget(
       (target) => `/employees/${target.id}`,
@@ -158,13 +171,18 @@ export const SCENARIOS: Scenario[] = [
   },
   { name: 'GET employees, page 1', requests: employeesList(1) },
   { name: 'GET employees, page 500', requests: employeesList(500) },
-  { name: 'GET employees search, page 1', baseline: true, requests: employeesList(1, SEARCH_TERMS) },
+  { name: 'GET employees search, page 1', baseline: true, stack: true, requests: employeesList(1, SEARCH_TERMS) },
   {
     // Issue 21: the cursor after each search's page 1, as a client continues it; nothing is counted.
     name: 'GET employees search, cursor page 1',
     requests: employeesCursorPage((sample) => sample.searchCursorPages),
   },
-  { name: 'GET employees search, page 500', baseline: true, requests: employeesList(500, BROAD_SEARCH_TERMS) },
+  {
+    name: 'GET employees search, page 500',
+    baseline: true,
+    stack: true,
+    requests: employeesList(500, BROAD_SEARCH_TERMS),
+  },
   {
     // Issue 21: a cursor pass over the rated organisation's 100,000 employees, at its start and at its end.
     name: 'GET employees cursor, page 1',
@@ -230,6 +248,7 @@ export const SCENARIOS: Scenario[] = [
   {
     name: 'POST rating (+2 outbox rows)',
     baseline: true,
+    stack: true,
     webhooks: true,
     writes: true,
     requests: newRatings({}),
@@ -240,6 +259,7 @@ export const SCENARIOS: Scenario[] = [
     // Issue 21: each PATCH changes the title, so it writes, diffs (`changes`) and records employee.updated.
     name: 'PATCH employee',
     baseline: true,
+    stack: true,
     writes: true,
     requests: (sample) => {
       const employee = rotate(sample.rated.employeeIds);
@@ -253,14 +273,21 @@ export const SCENARIOS: Scenario[] = [
     },
   },
   // The employee, its employee.created event row (no endpoint subscribes to it) and the organisation's counter row.
-  { name: 'POST employee', baseline: true, writes: true, requests: newEmployees({}) },
+  { name: 'POST employee', baseline: true, stack: true, writes: true, requests: newEmployees({}) },
   {
     name: 'POST employee, ten organisations',
     baseline: true,
+    stack: true,
     writes: true,
     requests: newEmployees({ everyOrganisation: true }),
   },
-  { name: 'POST employee, Idempotency-Key', baseline: true, writes: true, requests: newEmployees({ keyed: true }) },
+  {
+    name: 'POST employee, Idempotency-Key',
+    baseline: true,
+    stack: true,
+    writes: true,
+    requests: newEmployees({ keyed: true }),
+  },
   {
     // Last: the deliveries it queues are sent while it runs and after, and the drain waits for them.
     name: 'redeliver',

@@ -1,7 +1,33 @@
 import { ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { RESULTS_DIR } from './bench-env';
+
+/**
+ * The servers the service is measured against, by the name compare-builds.ts and instructions.ts take them by:
+ * the raw baseline, the framework floor (its handler behind bare NestJS) and the stack floor (issue 51). They run
+ * under ts-node, from bench/.
+ */
+export const REFERENCES = {
+  baseline: 'baseline-server.ts',
+  floor: 'framework-floor.ts',
+  stack: 'stack-floor.ts',
+} as const;
+export type ReferenceName = keyof typeof REFERENCES;
+
+/** A path every reference answers without a 5xx (a 401: no key), once it listens. */
+export const REFERENCE_READY = '/api/v1/employees/00000000-0000-0000-0000-000000000000';
+
+export function isReference(name: string): name is ReferenceName {
+  return Object.hasOwn(REFERENCES, name);
+}
+
+/** How SERVER_NODE runs `name`: a reference under ts-node, or a build directory's main.js as `npm start` runs it. */
+export function serverArgs(name: string): { args: string[]; readyPath: string } {
+  return isReference(name)
+    ? { args: ['-r', 'ts-node/register/transpile-only', join(__dirname, REFERENCES[name])], readyPath: REFERENCE_READY }
+    : { args: [...SERVICE_NODE_OPTIONS, resolve(name, 'main.js')], readyPath: '/health/ready' };
+}
 
 /** Servers under test run pinned to a CPU of their own when the machine has taskset. */
 export const HAS_TASKSET = commandExists('taskset');
