@@ -28,7 +28,7 @@ function contractScope({ route, method }: Route): ApiScope | null {
   if (path === '/me') return null;
   if (/^\/employees\/:id\/(erase|personal-data)$/.test(path)) return 'privacy';
   if (path.startsWith('/webhooks')) return 'webhooks';
-  if (path.startsWith('/events')) return 'events';
+  if (path.startsWith('/events') || path.endsWith('/history')) return 'events';
   // A POST that changes nothing: it reads the catalogue.
   if (path === '/skills/resolve') return 'read';
   return method === 'GET' ? 'read' : 'write';

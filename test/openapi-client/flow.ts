@@ -64,6 +64,40 @@ async function main(): Promise<void> {
   check(!skills.meta.hasPrevPage && skills.meta.page + 1 > skills.meta.totalPages, 'the first and last page');
   check(skills.meta.nextCursor === null, 'no cursor after the last page');
 
+  // The catalogue: a group with a child, a skill in it by alias, names resolved, the child group removed.
+  const family = (await expectData(api.POST('/skill-groups', { body: { name: `Languages ${suffix}` } }), 201)).data;
+  const child = (
+    await expectData(api.POST('/skill-groups', { body: { name: `Typed ${suffix}`, parentIds: [family.id] } }), 201)
+  ).data;
+  const moved = await expectData(
+    api.PATCH('/skills/{id}', {
+      params: { path: { id: skill.id } },
+      body: { aliases: [`TS ${suffix}`], groupIds: [child.id] },
+    }),
+    200,
+  );
+  check(
+    moved.data.groups.some(({ id: group }) => group === child.id),
+    'a skill in a group',
+  );
+  const below = await expectData(api.GET('/skill-groups', { params: { query: { parentId: family.id } } }), 200);
+  check(below.data.length === 1 && below.data[0]?.id === child.id, "a group's children");
+  const familyDetail = await expectData(api.GET('/skill-groups/{id}', { params: { path: { id: family.id } } }), 200);
+  check(familyDetail.data.skillCount === 1, 'the skills below a group');
+  const renamedGroup = await expectData(
+    api.PATCH('/skill-groups/{id}', { params: { path: { id: child.id } }, body: { description: 'Statically typed' } }),
+    200,
+  );
+  check(renamedGroup.data.description === 'Statically typed', 'a changed group');
+  const resolved = await expectData(api.POST('/skills/resolve', { body: { names: [`ts ${suffix}`] } }), 200);
+  check(resolved.data[0]?.match === 'alias' && resolved.data[0]?.skill?.id === skill.id, 'a name resolved by alias');
+  check(
+    (await expectData(api.DELETE('/skill-groups/{id}', { params: { path: { id: child.id } } }), 200)).data.deleted,
+    'a deleted group',
+  );
+  const skillHistory = await expectData(api.GET('/skills/{id}/history', { params: { path: { id: skill.id } } }), 200);
+  check(skillHistory.data.length >= 1, "a skill's history");
+
   // Employees: isHRTeamMember is optional; a POST may carry an Idempotency-Key.
   const created = await expectData(
     api.POST('/employees', {
@@ -82,6 +116,8 @@ async function main(): Promise<void> {
   const id = { path: { id: employee.id } };
   const patched = await expectData(api.PATCH('/employees/{id}', { params: id, body: { title: 'Analyst' } }), 200);
   check(patched.data.title === 'Analyst', 'a changed title');
+  const history = await expectData(api.GET('/employees/{id}/history', { params: id }), 200);
+  check(history.data[0]?.event === 'employee.updated', "the employee's history, newest first");
   const found = await expectData(
     api.GET('/employees', { params: { query: { search: suffix, isActive: 'true' } } }),
     200,
