@@ -2,7 +2,7 @@ import { Get, Query } from '@nestjs/common';
 import { ActivityLog } from '../../audit/activity-log';
 import { isUuid } from '../../database/uuid';
 import { ConsoleController } from '../http/console-controller.decorator';
-import { ConsoleOrgId, ConsoleViewer, Viewer } from '../http/console-request';
+import { ConsolePage, Page } from '../http/console-request';
 import { Html } from '../http/html';
 import { activityPage } from './activity.page';
 
@@ -13,8 +13,7 @@ export class ActivityController {
 
   @Get()
   async list(
-    @ConsoleOrgId() organisationId: string,
-    @Viewer() viewer: ConsoleViewer,
+    @Page() { organisationId, viewer }: ConsolePage,
     @Query('before') before: unknown,
     @Query('after') after: unknown,
   ): Promise<Html> {

@@ -1,22 +1,12 @@
-import { Get, Param, Post, Req } from '@nestjs/common';
+import { Get, Param, Post } from '@nestjs/common';
 import { ApiKeysService } from '../../auth/api-keys.service';
 import { ParseIdPipe } from '../../database/uuid';
 import { NotFoundError, ValidationError } from '../../errors/errors';
 import { ConsoleController } from '../http/console-controller.decorator';
 import { requireAdmin } from '../http/console-errors';
-import {
-  ConsoleOrgId,
-  ConsoleRequest,
-  ConsoleViewer,
-  Flashed,
-  Form,
-  FormFields,
-  Viewer,
-} from '../http/console-request';
-import { consoleActor } from '../http/console-write';
+import { Change, ConsoleChange, ConsolePage, Page } from '../http/console-request';
 import { Html } from '../http/html';
 import { changeThenSeeOther, SeeOther } from '../http/page-answer';
-import { Flash } from '../layout/layout';
 import { apiKeysPage, EXPIRY_DAYS, newApiKeyPage, revokeKeyPage } from './api-keys.page';
 
 const API_KEYS = '/console/api-keys';
@@ -44,26 +34,18 @@ export class ApiKeysController {
   constructor(private readonly apiKeys: ApiKeysService) {}
 
   @Get()
-  async list(
-    @ConsoleOrgId() organisationId: string,
-    @Viewer() viewer: ConsoleViewer,
-    @Flashed() flash: Flash,
-  ): Promise<Html> {
+  async list(@Page() { organisationId, viewer, flash }: ConsolePage): Promise<Html> {
     return apiKeysPage(viewer, await this.apiKeys.list(organisationId), flash, new Date());
   }
 
   @Get('new')
-  newKey(@Viewer() viewer: ConsoleViewer, @Flashed() flash: Flash): Html {
+  newKey(@Page() { viewer, flash }: ConsolePage): Html {
     requireAdmin(viewer);
     return newApiKeyPage(viewer, flash);
   }
 
   @Post()
-  async create(
-    @ConsoleOrgId() organisationId: string,
-    @Form() form: FormFields,
-    @Req() request: ConsoleRequest,
-  ): Promise<SeeOther> {
+  async create(@Change() { organisationId, form, actor }: ConsoleChange): Promise<SeeOther> {
     return changeThenSeeOther(
       API_KEYS,
       async () => {
@@ -74,7 +56,7 @@ export class ApiKeysController {
             scopes: form.all('scopes'),
             expiresAt: expiryOf(form.text('expires'), new Date()),
           },
-          consoleActor(request),
+          actor,
         );
         return {
           notice: `Created ${key.name ?? key.id} (${key.scopes.join(', ')}).`,
@@ -86,11 +68,7 @@ export class ApiKeysController {
   }
 
   @Get(':id/revoke')
-  async confirmRevoke(
-    @ConsoleOrgId() organisationId: string,
-    @KeyId() id: string,
-    @Viewer() viewer: ConsoleViewer,
-  ): Promise<Html> {
+  async confirmRevoke(@Page() { organisationId, viewer }: ConsolePage, @KeyId() id: string): Promise<Html> {
     requireAdmin(viewer);
     const key = (await this.apiKeys.list(organisationId)).find((candidate) => candidate.id === id);
     if (!key) throw new NotFoundError('API key');
@@ -98,13 +76,9 @@ export class ApiKeysController {
   }
 
   @Post(':id/revoke')
-  async revoke(
-    @ConsoleOrgId() organisationId: string,
-    @KeyId() id: string,
-    @Req() request: ConsoleRequest,
-  ): Promise<SeeOther> {
+  async revoke(@Change() { organisationId, actor }: ConsoleChange, @KeyId() id: string): Promise<SeeOther> {
     return changeThenSeeOther(API_KEYS, async () => {
-      await this.apiKeys.revokeInOrganisation(organisationId, id, consoleActor(request));
+      await this.apiKeys.revokeInOrganisation(organisationId, id, actor);
       return { notice: 'Revoked. Requests with the key are refused within seconds, on every instance.' };
     });
   }

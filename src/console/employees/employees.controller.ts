@@ -1,4 +1,4 @@
-import { Get, Param, Post, Query, Req } from '@nestjs/common';
+import { Get, Param, Post, Query } from '@nestjs/common';
 import { validateItem } from '../../bulk/bulk';
 import { ParseIdPipe } from '../../database/uuid';
 import { ListEmployeesQuery } from '../../employees/dto/list-employees.query';
@@ -8,20 +8,10 @@ import { RatingsRepository } from '../../ratings/ratings.repository';
 import { ConsoleController } from '../http/console-controller.decorator';
 import { requireAdmin } from '../http/console-errors';
 import { OpenToViewers } from '../http/console-metadata';
-import {
-  ConsoleOrgId,
-  ConsoleRequest,
-  ConsoleViewer,
-  Flashed,
-  Form,
-  FormFields,
-  Viewer,
-} from '../http/console-request';
-import { consoleWrite } from '../http/console-write';
+import { Change, ConsoleChange, ConsolePage, Page } from '../http/console-request';
 import { Html } from '../http/html';
 import { changeThenSeeOther, JsonDownload, SeeOther } from '../http/page-answer';
 import { pageFieldsOf, pageNumber, queryText } from '../http/query';
-import { Flash } from '../layout/layout';
 import { employeePage, eraseEmployeePage } from './employee.page';
 import { EMPLOYEE_STATUSES, EmployeeStatus, employeesPage } from './employees.page';
 
@@ -51,12 +41,10 @@ export class EmployeesConsoleController {
 
   @Get()
   async list(
-    @ConsoleOrgId() organisationId: string,
-    @Viewer() viewer: ConsoleViewer,
+    @Page() { organisationId, viewer, flash }: ConsolePage,
     @Query('search') searchParameter: unknown,
     @Query('status') statusParameter: unknown,
     @Query('page') page: unknown,
-    @Flashed() flash: Flash,
   ): Promise<Html> {
     const search = queryText(searchParameter);
     const status = EMPLOYEE_STATUSES.find((known) => known === statusParameter) ?? 'all';
@@ -80,12 +68,7 @@ export class EmployeesConsoleController {
   }
 
   @Get(':id')
-  async employee(
-    @ConsoleOrgId() organisationId: string,
-    @EmployeeId() id: string,
-    @Viewer() viewer: ConsoleViewer,
-    @Flashed() flash: Flash,
-  ): Promise<Html> {
+  async employee(@Page() { organisationId, viewer, flash }: ConsolePage, @EmployeeId() id: string): Promise<Html> {
     const employee = await this.employees.get(organisationId, id);
     const histories = await this.ratings.historyOfEmployee(organisationId, id, HISTORY_PER_SKILL);
     return employeePage(viewer, employee, histories, flash);
@@ -99,21 +82,15 @@ export class EmployeesConsoleController {
   @OpenToViewers()
   @Post(':id/personal-data')
   async exportPersonalData(
-    @ConsoleOrgId() organisationId: string,
+    @Change() { organisationId, write }: ConsoleChange,
     @EmployeeId() id: string,
-    @Req() request: ConsoleRequest,
   ): Promise<JsonDownload> {
-    const data = await this.privacy.exportPersonalData(organisationId, id, consoleWrite(request));
+    const data = await this.privacy.exportPersonalData(organisationId, id, write);
     return new JsonDownload(`personal-data-${id}.json`, data);
   }
 
   @Get(':id/erase')
-  async confirmErase(
-    @ConsoleOrgId() organisationId: string,
-    @EmployeeId() id: string,
-    @Viewer() viewer: ConsoleViewer,
-    @Flashed() flash: Flash,
-  ): Promise<Html> {
+  async confirmErase(@Page() { organisationId, viewer, flash }: ConsolePage, @EmployeeId() id: string): Promise<Html> {
     requireAdmin(viewer);
     const employee = await this.employees.get(organisationId, id);
     return eraseEmployeePage(viewer, employee, flash);
@@ -121,16 +98,11 @@ export class EmployeesConsoleController {
 
   /** "Erase": only when the personnel number typed is the employee's (PrivacyService.erase checks it). */
   @Post(':id/erase')
-  async erase(
-    @ConsoleOrgId() organisationId: string,
-    @EmployeeId() id: string,
-    @Form() form: FormFields,
-    @Req() request: ConsoleRequest,
-  ): Promise<SeeOther> {
+  async erase(@Change() { organisationId, form, write }: ConsoleChange, @EmployeeId() id: string): Promise<SeeOther> {
     return changeThenSeeOther(
       EMPLOYEES,
       async () => {
-        await this.privacy.erase(organisationId, id, consoleWrite(request), {
+        await this.privacy.erase(organisationId, id, write, {
           personnelNumber: form.text('personnelNumber'),
         });
         return { notice: `Erased employee ${id}: their personal data is gone for good.` };

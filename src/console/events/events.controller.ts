@@ -2,7 +2,7 @@ import { Get, Query } from '@nestjs/common';
 import { isUuid } from '../../database/uuid';
 import { EventsFeedService } from '../../events/feed/events-feed.service';
 import { ConsoleController } from '../http/console-controller.decorator';
-import { ConsoleOrgId, ConsoleViewer, Viewer } from '../http/console-request';
+import { ConsolePage, Page } from '../http/console-request';
 import { Html } from '../http/html';
 import { eventsPage } from './events.page';
 
@@ -19,8 +19,7 @@ export class EventsConsoleController {
 
   @Get()
   async list(
-    @ConsoleOrgId() organisationId: string,
-    @Viewer() viewer: ConsoleViewer,
+    @Page() { organisationId, viewer }: ConsolePage,
     @Query('event') event: unknown,
     @Query('before') before: unknown,
     @Query('after') after: unknown,

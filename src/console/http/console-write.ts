@@ -1,7 +1,6 @@
-import type { EntityManager } from 'typeorm';
 import type { Actor, WriteContext } from '../../database/write-context';
 import type { IdentifiedRequest } from '../../http/request-log';
-import { ConsoleRequest } from './console-request';
+import type { ConsoleRequest } from './console-request';
 
 /** The signed-in person of a console request, from their address, as the actor of what they change. */
 export function consoleActor(request: ConsoleRequest): Extract<Actor, { type: 'console' }> {
@@ -15,9 +14,8 @@ export function consoleActor(request: ConsoleRequest): Extract<Actor, { type: 'c
  * the signed-in person as actor (the events name them by id, the activity log by email), the request's
  * X-Request-Id, no trace to continue.
  */
-export function consoleWrite(request: ConsoleRequest, transaction?: EntityManager): WriteContext {
+export function consoleWrite(request: ConsoleRequest): WriteContext {
   return {
-    transaction,
     origin: {
       actor: consoleActor(request),
       requestId: (request as ConsoleRequest & IdentifiedRequest).id ?? null,

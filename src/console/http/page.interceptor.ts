@@ -12,7 +12,7 @@ const ASSET_CACHE_CONTROL = 'public, max-age=31536000, immutable';
 
 /**
  * Sends what every console handler answers (page-answer.ts): the one place that writes a console response, its
- * security headers and its flash included. It lends the handler the flash of the request (@Flashed()), read and
+ * security headers and its flash included. It lends the handler the flash of the request (@Page()), read and
  * cleared only by a page that shows it. The response is complete once sent: Nest's own reply that follows
  * finds it ended and adds nothing.
  */

@@ -6,7 +6,7 @@ import { ListPositionsQuery } from '../../positions/dto/list-positions.query';
 import { POSITION_STATUSES } from '../../positions/entities/position.entity';
 import { PositionsService } from '../../positions/positions.service';
 import { ConsoleController } from '../http/console-controller.decorator';
-import { ConsoleOrgId, ConsoleViewer, Viewer } from '../http/console-request';
+import { ConsolePage, Page } from '../http/console-request';
 import { Html } from '../http/html';
 import { pageFieldsOf, pageNumber } from '../http/query';
 import { positionPage, positionsPage } from './positions.page';
@@ -30,8 +30,7 @@ export class PositionsConsoleController {
 
   @Get()
   async list(
-    @ConsoleOrgId() organisationId: string,
-    @Viewer() viewer: ConsoleViewer,
+    @Page() { organisationId, viewer }: ConsolePage,
     @Query('status') statusParameter: unknown,
     @Query('page') page: unknown,
   ): Promise<Html> {
@@ -47,10 +46,9 @@ export class PositionsConsoleController {
 
   @Get(':id')
   async position(
-    @ConsoleOrgId() organisationId: string,
+    @Page() { organisationId, viewer }: ConsolePage,
     @PositionId() id: string,
     @Query('page') page: unknown,
-    @Viewer() viewer: ConsoleViewer,
   ): Promise<Html> {
     const position = await this.positions.get(organisationId, id);
     const query = validateItem(ListCandidatesQuery, { page: pageNumber(page), limit: CANDIDATES_PAGE_SIZE });

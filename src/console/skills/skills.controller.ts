@@ -7,7 +7,7 @@ import { ListSkillGroupsQuery } from '../../skills/groups/dto/list-skill-groups.
 import { SkillGroupsService } from '../../skills/groups/skill-groups.service';
 import { SkillsService } from '../../skills/skills.service';
 import { ConsoleController } from '../http/console-controller.decorator';
-import { ConsoleOrgId, ConsoleViewer, Viewer } from '../http/console-request';
+import { ConsolePage, Page } from '../http/console-request';
 import { Html } from '../http/html';
 import { pageFieldsOf, pageNumber, queryText } from '../http/query';
 import { skillPage } from './skill.page';
@@ -38,8 +38,7 @@ export class SkillsConsoleController {
 
   @Get()
   async list(
-    @ConsoleOrgId() organisationId: string,
-    @Viewer() viewer: ConsoleViewer,
+    @Page() { organisationId, viewer }: ConsolePage,
     @Query('search') searchParameter: unknown,
     @Query('page') page: unknown,
   ): Promise<Html> {
@@ -71,9 +70,8 @@ export class SkillsConsoleController {
 
   @Get('groups/:id')
   async group(
-    @ConsoleOrgId() organisationId: string,
+    @Page() { organisationId, viewer }: ConsolePage,
     @GroupId() id: string,
-    @Viewer() viewer: ConsoleViewer,
     @Query('page') page: unknown,
   ): Promise<Html> {
     const group = await this.groups.get(organisationId, id);
@@ -92,11 +90,7 @@ export class SkillsConsoleController {
   }
 
   @Get(':id')
-  async skill(
-    @ConsoleOrgId() organisationId: string,
-    @SkillId() id: string,
-    @Viewer() viewer: ConsoleViewer,
-  ): Promise<Html> {
+  async skill(@Page() { organisationId, viewer }: ConsolePage, @SkillId() id: string): Promise<Html> {
     const skill = await this.skills.get(organisationId, id);
     return skillPage(viewer, skill, await this.skillEmployees.activeScoreDistribution(organisationId, id));
   }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { Get, Param, Post, Query, Req } from '@nestjs/common';
+import { Get, Param, Post, Query } from '@nestjs/common';
 import { validateItem } from '../../bulk/bulk';
 import { ParseIdPipe } from '../../database/uuid';
 import { PageFields, PaginationQuery } from '../../pagination/pagination';
@@ -7,20 +7,10 @@ import { CreateWebhookDto } from '../../webhooks/dto/create-webhook.dto';
 import { WebhooksService } from '../../webhooks/webhooks.service';
 import { ConsoleController } from '../http/console-controller.decorator';
 import { requireAdmin } from '../http/console-errors';
-import {
-  ConsoleOrgId,
-  ConsoleRequest,
-  ConsoleViewer,
-  Flashed,
-  Form,
-  FormFields,
-  Viewer,
-} from '../http/console-request';
-import { consoleWrite } from '../http/console-write';
+import { Change, ConsoleChange, ConsolePage, Page } from '../http/console-request';
 import { Html } from '../http/html';
 import { changeThenSeeOther, SeeOther } from '../http/page-answer';
 import { pageNumber } from '../http/query';
-import { Flash } from '../layout/layout';
 import { deleteEndpointPage, deliveryPage, endpointPage, newEndpointPage, webhooksPage } from './webhooks.page';
 
 const WEBHOOKS = '/console/webhooks';
@@ -47,26 +37,18 @@ export class WebhooksConsoleController {
   constructor(private readonly webhooks: WebhooksService) {}
 
   @Get()
-  async list(
-    @ConsoleOrgId() organisationId: string,
-    @Viewer() viewer: ConsoleViewer,
-    @Flashed() flash: Flash,
-  ): Promise<Html> {
+  async list(@Page() { organisationId, viewer, flash }: ConsolePage): Promise<Html> {
     return webhooksPage(viewer, await this.webhooks.list(organisationId), flash);
   }
 
   @Get('new')
-  newEndpoint(@Viewer() viewer: ConsoleViewer, @Flashed() flash: Flash): Html {
+  newEndpoint(@Page() { viewer, flash }: ConsolePage): Html {
     requireAdmin(viewer);
     return newEndpointPage(viewer, flash);
   }
 
   @Post()
-  async add(
-    @ConsoleOrgId() organisationId: string,
-    @Form() form: FormFields,
-    @Req() request: ConsoleRequest,
-  ): Promise<SeeOther> {
+  async add(@Change() { organisationId, form, write }: ConsoleChange): Promise<SeeOther> {
     return changeThenSeeOther(
       WEBHOOKS,
       async () => {
@@ -77,7 +59,7 @@ export class WebhooksConsoleController {
           events: form.all('events'),
           ...(secret === '' ? {} : { secret }),
         });
-        const endpoint = await this.webhooks.create(organisationId, input, consoleWrite(request));
+        const endpoint = await this.webhooks.create(organisationId, input, write);
         return { notice: `Added ${endpoint.url}. Open it to send a test event.` };
       },
       `${WEBHOOKS}/new`,
@@ -86,12 +68,10 @@ export class WebhooksConsoleController {
 
   @Get(':id')
   async endpoint(
-    @ConsoleOrgId() organisationId: string,
+    @Page() { organisationId, viewer, flash }: ConsolePage,
     @EndpointId() id: string,
     @Query('failed') failed: unknown,
     @Query('page') page: unknown,
-    @Viewer() viewer: ConsoleViewer,
-    @Flashed() flash: Flash,
   ): Promise<Html> {
     const endpoint = await this.webhooks.get(organisationId, id);
     const failedOnly = failed === 'on';
@@ -106,28 +86,20 @@ export class WebhooksConsoleController {
   }
 
   @Post(':id/test')
-  async sendTest(
-    @ConsoleOrgId() organisationId: string,
-    @EndpointId() id: string,
-    @Req() request: ConsoleRequest,
-  ): Promise<SeeOther> {
+  async sendTest(@Change() { organisationId, write }: ConsoleChange, @EndpointId() id: string): Promise<SeeOther> {
     return changeThenSeeOther(`${WEBHOOKS}/${id}`, async () => {
-      const delivery = await this.webhooks.sendTest(organisationId, id, consoleWrite(request));
+      const delivery = await this.webhooks.sendTest(organisationId, id, write);
       const answer = delivery.statusCode === null ? (delivery.error ?? 'no answer') : `HTTP ${delivery.statusCode}`;
       return { notice: `Test event sent: ${delivery.status} (${answer}).` };
     });
   }
 
   @Post(':id/rotate-secret')
-  async rotateSecret(
-    @ConsoleOrgId() organisationId: string,
-    @EndpointId() id: string,
-    @Req() request: ConsoleRequest,
-  ): Promise<SeeOther> {
+  async rotateSecret(@Change() { organisationId, write }: ConsoleChange, @EndpointId() id: string): Promise<SeeOther> {
     return changeThenSeeOther(`${WEBHOOKS}/${id}`, async () => {
       const secret = randomBytes(ROTATED_SECRET_BYTES).toString('base64url');
       const overlapSeconds = ROTATION_OVERLAP_SECONDS;
-      await this.webhooks.rotateSecret(organisationId, id, { secret, overlapSeconds }, consoleWrite(request));
+      await this.webhooks.rotateSecret(organisationId, id, { secret, overlapSeconds }, write);
       return {
         notice: 'Secret rotated. For 24 hours webhook-signature also carries a signature with the previous secret.',
         reveal: { label: 'New secret', value: secret },
@@ -136,35 +108,25 @@ export class WebhooksConsoleController {
   }
 
   @Get(':id/delete')
-  async confirmDelete(
-    @ConsoleOrgId() organisationId: string,
-    @EndpointId() id: string,
-    @Viewer() viewer: ConsoleViewer,
-  ): Promise<Html> {
+  async confirmDelete(@Page() { organisationId, viewer }: ConsolePage, @EndpointId() id: string): Promise<Html> {
     requireAdmin(viewer);
     return deleteEndpointPage(viewer, await this.webhooks.get(organisationId, id));
   }
 
   @Post(':id/delete')
-  async remove(
-    @ConsoleOrgId() organisationId: string,
-    @EndpointId() id: string,
-    @Req() request: ConsoleRequest,
-  ): Promise<SeeOther> {
+  async remove(@Change() { organisationId, write }: ConsoleChange, @EndpointId() id: string): Promise<SeeOther> {
     return changeThenSeeOther(WEBHOOKS, async () => {
       const { url } = await this.webhooks.get(organisationId, id);
-      await this.webhooks.remove(organisationId, id, consoleWrite(request));
+      await this.webhooks.remove(organisationId, id, write);
       return { notice: `Deleted ${url}.` };
     });
   }
 
   @Get(':id/deliveries/:deliveryId')
   async delivery(
-    @ConsoleOrgId() organisationId: string,
+    @Page() { organisationId, viewer, flash }: ConsolePage,
     @EndpointId() id: string,
     @DeliveryId() deliveryId: string,
-    @Viewer() viewer: ConsoleViewer,
-    @Flashed() flash: Flash,
   ): Promise<Html> {
     const endpoint = await this.webhooks.get(organisationId, id);
     const delivery = await this.webhooks.getDelivery(organisationId, id, deliveryId);
@@ -173,13 +135,12 @@ export class WebhooksConsoleController {
 
   @Post(':id/deliveries/:deliveryId/redeliver')
   async redeliver(
-    @ConsoleOrgId() organisationId: string,
+    @Change() { organisationId, write }: ConsoleChange,
     @EndpointId() id: string,
     @DeliveryId() deliveryId: string,
-    @Req() request: ConsoleRequest,
   ): Promise<SeeOther> {
     return changeThenSeeOther(`${WEBHOOKS}/${id}`, async () => {
-      await this.webhooks.redeliver(organisationId, id, deliveryId, consoleWrite(request));
+      await this.webhooks.redeliver(organisationId, id, deliveryId, write);
       return { notice: 'Redelivery queued: it shows at the top of the deliveries, pending until sent.' };
     });
   }
