@@ -112,6 +112,8 @@ describe('requests in flight when the database freezes', () => {
   const STATEMENT_MS = 1500;
   const CONNECT_MS = 500;
   const FREEZE_MS = 6000;
+  // The embedded database's thread also serves the other worker: a timer there can fire late.
+  const sharedThreadSlackMs = onEmbeddedDatabase() ? 1000 : 0;
   let proxy: TcpProxy;
   let app: NestExpressApplication;
   let tenant: TestTenant;
@@ -156,13 +158,13 @@ describe('requests in flight when the database freezes', () => {
     const results = await Promise.all(inFlight);
     expect(results.filter(({ status }) => status === 503).length).toBeGreaterThan(0);
     for (const { status, ms, response } of results) {
-      expect(ms).toBeLessThan(STATEMENT_MS + 1000);
+      expect(ms).toBeLessThan(STATEMENT_MS + 1000 + sharedThreadSlackMs);
       if (status !== 200 && status !== 201) expectUnavailable(response);
     }
     // Still frozen: a new request gets a new connection, which cannot connect, rather than a timed-out one.
     const late = await timed(read());
     expectUnavailable(late.response);
-    expect(late.ms).toBeLessThan(CONNECT_MS + 1000);
+    expect(late.ms).toBeLessThan(CONNECT_MS + 1000 + sharedThreadSlackMs);
 
     await thawing;
     await read().expect(200);
