@@ -34,9 +34,9 @@ export interface SealedRows {
  * Seals again, as ServiceKeys.seal seals now, every secret of one table sealed otherwise: under the previous
  * secret during a rotation, or with a derived key (which the previous release cannot open). A step of the retention
  * job (one instance at a time, every minute): a pass reads the table in batches by primary key without locking it,
- * and writes a row only if its values are still the ones read (else a later pass takes it). Once a whole pass finds
- * nothing to seal again, this process makes no more: its secrets do not change while it runs, and what is sealed
- * meanwhile is sealed as seal() seals.
+ * and writes a row only if its values are still the ones read (else a later pass takes it). During a rotation's
+ * grace a new pass starts at the next run, as instances not yet rolled still seal under the previous secret; outside
+ * one, once a whole pass finds nothing to seal again this process makes no more (its secret is fixed while it runs).
  */
 export abstract class SecretsResealingStep implements RetentionStep {
   private readonly logger = new Logger(this.constructor.name);
@@ -66,7 +66,7 @@ export abstract class SecretsResealingStep implements RetentionStep {
     const more = rows.length === BATCH;
     this.after = more ? rows[rows.length - 1].id : null;
     if (!more) {
-      this.finished = !this.changed;
+      this.finished = !this.changed && !this.keys.rotating(now);
       this.changed = false;
     }
     return { removed: resealed, more };
