@@ -408,7 +408,7 @@ async function writeAccess(client: Client): Promise<void> {
       await client.query(
         `INSERT INTO webhook_endpoints (id, organisation_id, url, events, secret_sealed, created_at)
          VALUES ($1, $2, $3, ARRAY['skill.rated'], $4, now())`,
-        [id, first, url, new ServiceKeys({ serviceSecretKey: webhookSecretKey }).seal('webhook-secrets', secret, id)],
+        [id, first, url, new ServiceKeys({ serviceSecretKey: webhookSecretKey }).seal(secret, id)],
       );
       keys.webhookEndpoints.push({ id, url, secret });
     }

@@ -1,8 +1,11 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 
-/** Release 4's format: sealed with the service secret itself. */
+/** Release 4's format, sealed with the service secret itself: the one release 5 writes, so release 4 opens it. */
 const VERSION_RAW_KEY = 1;
-/** Sealed with a derived key, named by its id (service-keys.ts), so the key that opens it is known at once. */
+/**
+ * Sealed with a derived key, named by its id (service-keys.ts), so the key that opens it is known at once: read
+ * since release 5, written from release 6 (docs/adr/0013).
+ */
 const VERSION_KEY_ID = 2;
 export const KEY_ID_BYTES = 8;
 const IV_BYTES = 12;
@@ -12,14 +15,14 @@ const TAG_BYTES = 16;
  * Seals a secret kept at rest (a webhook endpoint's signing secret, an organisation's OpenID Connect client
  * secret) with AES-256-GCM: version byte, the key's id (version 2), IV, auth tag, ciphertext. `context` (the row
  * it belongs to) is bound as additional data, so a sealed secret copied to another row fails to open. Without a
- * key id it writes release 4's format (version 1), which tests and benches use to make such data.
+ * key id it writes release 4's format (version 1).
  */
 export function sealSecret(key: Buffer, secret: string, context: string, keyId?: Buffer): Buffer {
   const iv = randomBytes(IV_BYTES);
   const cipher = createCipheriv('aes-256-gcm', key, iv, { authTagLength: TAG_BYTES });
   cipher.setAAD(Buffer.from(context, 'utf8'));
   const ciphertext = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final()]);
-  const header = keyId ? sealedPrefix(keyId) : Buffer.of(VERSION_RAW_KEY);
+  const header = keyId ? Buffer.concat([Buffer.of(VERSION_KEY_ID), keyId]) : Buffer.of(VERSION_RAW_KEY);
   return Buffer.concat([header, iv, cipher.getAuthTag(), ciphertext]);
 }
 
@@ -30,11 +33,6 @@ export function sealedKeyId(sealed: Buffer): Buffer | null {
     return sealed.subarray(1, 1 + KEY_ID_BYTES);
   }
   throw new Error('Sealed secret has an unknown format');
-}
-
-/** The first bytes of everything sealSecret seals with the key of `keyId`. */
-export function sealedPrefix(keyId: Buffer): Buffer {
-  return Buffer.concat([Buffer.of(VERSION_KEY_ID), keyId]);
 }
 
 /** Opens what sealSecret made; throws when the key, the context or any byte is not the one it was sealed with. */

@@ -1,12 +1,12 @@
 import { hkdfSync } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, ServiceSecret } from '../config/config';
-import { KEY_ID_BYTES, openSecret, sealSecret, sealedKeyId, sealedPrefix } from './secret-box';
+import { KEY_ID_BYTES, openSecret, sealSecret, sealedKeyId } from './secret-box';
 
 /** What a key is for: each purpose has a key of its own, derived from the service secret. */
 export type KeyPurpose = 'webhook-secrets' | 'console-seals' | 'list-cursors' | 'request-fingerprints';
 
-/** The purposes that seal (AES-256-GCM) rather than sign: release 4 sealed with the service secret itself. */
+/** The purposes that seal (AES-256-GCM) rather than sign; release 5 still seals with the service secret itself. */
 export type SealingPurpose = Extract<KeyPurpose, 'webhook-secrets' | 'console-seals'>;
 
 /**
@@ -21,7 +21,7 @@ const DERIVATIONS: Record<KeyPurpose, { salt: string; info: string }> = {
 };
 
 /** One secret's key for a purpose, and the id that names it in what it sealed. */
-interface DerivedKey {
+export interface DerivedKey {
   key: Buffer;
   id: Buffer;
 }
@@ -32,7 +32,8 @@ export function deriveKey(secret: Buffer, purpose: KeyPurpose): Buffer {
   return Buffer.from(hkdfSync('sha256', secret, salt, info, 32));
 }
 
-function derive(secret: Buffer, purpose: KeyPurpose): DerivedKey {
+/** The key of `purpose` derived from `secret` with its id, as the derived-key seal format names it. */
+export function deriveKeyWithId(secret: Buffer, purpose: KeyPurpose): DerivedKey {
   const { salt, info } = DERIVATIONS[purpose];
   return {
     key: deriveKey(secret, purpose),
@@ -66,15 +67,18 @@ export class ServiceKeys {
     return this.acceptedSecrets(now).length > 1;
   }
 
-  /** Seals `value` for `purpose`, bound to `context`, with the current secret's key. */
-  seal(purpose: SealingPurpose, value: string, context: string): Buffer {
-    const { key, id } = this.key('current', purpose);
-    return sealSecret(key, value, context, id);
+  /**
+   * Seals `value`, bound to `context`, the way the previous release opens it: release 4's format, with the current
+   * secret itself. The derived key's format (version 2) is only read in release 5 and becomes the written one in
+   * release 6 (expand, then contract: docs/adr/0013), so a rollback and a rolling update keep opening every secret.
+   */
+  seal(value: string, context: string): Buffer {
+    return sealSecret(this.secret('current'), value, context);
   }
 
   /**
-   * Opens what seal() made with an accepted secret, or what release 4 sealed with an accepted secret itself;
-   * throws otherwise (another key, context or format, or a previous secret past its grace).
+   * Opens what seal() made, what release 4 sealed, or what the derived key of `purpose` sealed, with an accepted
+   * secret; throws otherwise (another key, context or format, or a previous secret past its grace).
    */
   open(purpose: SealingPurpose, sealed: Buffer, context: string, now = new Date()): string {
     const keyId = sealedKeyId(sealed);
@@ -91,20 +95,24 @@ export class ServiceKeys {
     return openSecret(this.key(which, purpose).key, sealed, context);
   }
 
-  /** Whether `sealed` is sealed with the current secret's key (else a rotation re-seals it). */
-  sealedWithCurrent(purpose: SealingPurpose, sealed: Buffer): boolean {
-    return sealedKeyId(sealed)?.equals(this.key('current', purpose).id) ?? false;
+  /** Whether `sealed` is as seal() seals now: release 4's format, opened by the current secret. */
+  sealedWithCurrent(sealed: Buffer, context: string): boolean {
+    if (sealedKeyId(sealed) !== null) return false;
+    try {
+      openSecret(this.secret('current'), sealed, context);
+      return true;
+    } catch {
+      return false;
+    }
   }
 
-  /** `sealed` as the current secret's key seals it: as it is when it is, else opened and sealed again. */
-  sealAgain(purpose: SealingPurpose, sealed: Buffer, context: string, now = new Date()): Buffer {
-    if (this.sealedWithCurrent(purpose, sealed)) return sealed;
-    return this.seal(purpose, this.open(purpose, sealed, context, now), context);
-  }
-
-  /** The first bytes of everything the current key sealed for `purpose` (version and key id), to select by. */
-  currentSealPrefix(purpose: SealingPurpose): Buffer {
-    return sealedPrefix(this.key('current', purpose).id);
+  /**
+   * `sealed` as seal() seals it now, or null when it already is: opened with an accepted secret and sealed again;
+   * throws when no accepted secret opens it.
+   */
+  sealedAgain(purpose: SealingPurpose, sealed: Buffer, context: string, now = new Date()): Buffer | null {
+    if (this.sealedWithCurrent(sealed, context)) return null;
+    return this.seal(this.open(purpose, sealed, context, now), context);
   }
 
   private acceptedSecrets(now: Date): Array<'current' | 'previous'> {
@@ -125,7 +133,7 @@ export class ServiceKeys {
     const name = `${which} ${purpose}`;
     let derived = this.derived.get(name);
     if (!derived) {
-      derived = derive(this.secret(which), purpose);
+      derived = deriveKeyWithId(this.secret(which), purpose);
       this.derived.set(name, derived);
     }
     return derived;

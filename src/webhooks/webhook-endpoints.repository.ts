@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { Database } from '../database/database';
+import { SealedRow, SealedRows } from '../retention/secrets-resealing.step';
 import { WebhookEndpoint } from './entities/webhook-endpoint.entity';
 
 export interface NewEndpoint {
@@ -11,8 +12,8 @@ export interface NewEndpoint {
   createdAt: Date;
 }
 
-/** An endpoint's secrets as sealed, for re-sealing them with another key. */
-export interface SealedEndpointSecrets {
+/** An endpoint's secrets as sealed, for re-sealing them. */
+interface SealedEndpointSecrets {
   id: string;
   organisationId: string;
   secretSealed: Buffer | null;
@@ -29,7 +30,7 @@ const ENDPOINT_COLUMNS = `id, organisation_id AS "organisationId", url, events, 
  * EntityManager last (optional: without it, the pool).
  */
 @Injectable()
-export class WebhookEndpointsRepository {
+export class WebhookEndpointsRepository implements SealedRows {
   constructor(private readonly database: Database) {}
 
   /** Oldest first. */
@@ -142,34 +143,47 @@ export class WebhookEndpointsRepository {
   }
 
   /**
-   * A rotation of the service secret, across every organisation: up to `limit` endpoints holding a secret (current
-   * or previous) not sealed with the key whose sealed values start with `prefix`, locked (skipping those another
-   * transaction holds, such as a rotation of the endpoint's own secret).
+   * A re-sealing pass (retention/secrets-resealing.step.ts), across every organisation: up to `limit` endpoints
+   * after the one `after` names, in id order, with both sealed secrets, each bound to the endpoint's id.
    */
-  async lockSealedOtherwise(prefix: Buffer, limit: number, manager?: EntityManager): Promise<SealedEndpointSecrets[]> {
-    return this.database.manager(manager).query(
+  async sealedAfter(after: string | null, limit: number, manager?: EntityManager): Promise<SealedRow[]> {
+    const rows: SealedEndpointSecrets[] = await this.database.manager(manager).query(
       `SELECT id, organisation_id AS "organisationId", secret_sealed AS "secretSealed",
               previous_secret_sealed AS "previousSecretSealed"
          FROM webhook_endpoints
-        WHERE substring(secret_sealed FROM 1 FOR octet_length($1::bytea)) <> $1::bytea
-           OR substring(previous_secret_sealed FROM 1 FOR octet_length($1::bytea)) <> $1::bytea
-        LIMIT $2
-          FOR UPDATE SKIP LOCKED`,
-      [prefix, limit],
+        WHERE $1::uuid IS NULL OR id > $1::uuid
+        ORDER BY id
+        LIMIT $2`,
+      [after, limit],
     );
+    return rows.map(({ id, organisationId, secretSealed, previousSecretSealed }) => ({
+      id,
+      organisationId,
+      context: id,
+      sealed: [secretSealed, previousSecretSealed],
+    }));
   }
 
-  /** Replaces an endpoint's sealed secrets with the same secrets sealed again (lockSealedOtherwise locked it). */
+  /**
+   * Replaces an endpoint's sealed secrets with the same secrets sealed again, unless they changed since `row` was
+   * read (its own rotation); whether it did.
+   */
   async replaceSealed(
     organisationId: string,
-    id: string,
-    sealed: Pick<SealedEndpointSecrets, 'secretSealed' | 'previousSecretSealed'>,
+    row: SealedRow,
+    [secretSealed, previousSecretSealed]: Array<Buffer | null>,
     manager?: EntityManager,
-  ): Promise<void> {
-    await this.database.manager(manager).query(
-      `UPDATE webhook_endpoints SET secret_sealed = $3, previous_secret_sealed = $4
-        WHERE organisation_id = $1 AND id = $2`,
-      [organisationId, id, sealed.secretSealed, sealed.previousSecretSealed],
+  ): Promise<boolean> {
+    const [{ replaced }]: Array<{ replaced: number }> = await this.database.manager(manager).query(
+      `WITH replaced AS (
+         UPDATE webhook_endpoints SET secret_sealed = $3, previous_secret_sealed = $4
+          WHERE organisation_id = $1 AND id = $2
+            AND secret_sealed IS NOT DISTINCT FROM $5::bytea AND previous_secret_sealed IS NOT DISTINCT FROM $6::bytea
+         RETURNING 1
+       )
+       SELECT count(*)::integer AS replaced FROM replaced`,
+      [organisationId, row.id, secretSealed, previousSecretSealed, row.sealed[0], row.sealed[1]],
     );
+    return replaced === 1;
   }
 }

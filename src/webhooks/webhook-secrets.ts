@@ -12,9 +12,9 @@ export interface SealedSecrets {
 }
 
 /**
- * Seals endpoint secrets with the key derived for them from the service secret, and opens them, in memory only,
- * to sign a delivery (also those sealed under the previous secret while a rotation's grace lasts, and those
- * release 4 sealed with the secret itself).
+ * Seals endpoint secrets the way the previous release opens them (ServiceKeys.seal), and opens them, in memory
+ * only, to sign a delivery (also those sealed under the previous secret while a rotation's grace lasts, and those
+ * sealed with the key derived for them).
  * An opened secret is kept by the sealed bytes it came from (unique per sealing: a random IV), so the
  * dispatcher opens each secret once instead of once per delivery, and a rotation moves the current secret's
  * bytes to the previous one without opening it again.
@@ -26,7 +26,7 @@ export class WebhookSecrets {
   constructor(private readonly keys: ServiceKeys) {}
 
   seal(secret: string, endpointId: string): Buffer {
-    return this.keys.seal('webhook-secrets', secret, endpointId);
+    return this.keys.seal(secret, endpointId);
   }
 
   /** The HMAC key of an endpoint: its secret, or "" when it has none. */

@@ -406,7 +406,7 @@ describe('events feed: GET /events', () => {
         'console activity, sessions, welcome links and failed sign-ins': { removed: expect.any(Number), more: false },
         // EMPLOYEE_ERASE_AFTER_DAYS is unset: nobody is erased.
         leavers: { removed: 0, more: false },
-        // No rotation of the service secret is under way: nothing is sealed again.
+        // Every secret here is sealed as this release seals: nothing is sealed again.
         'webhook secrets re-sealed': { removed: 0, more: false },
         'single sign-on client secrets re-sealed': { removed: 0, more: false },
       });

@@ -5,6 +5,8 @@ import { has } from '../support/requirements';
 import { runCliProcess, ServerProcess, startServer } from '../support/server-process';
 import { describeSmoke, smokeEnv } from '../support/smoke';
 import { functionsOf, withClient } from '../support/sql-functions';
+import { testCertificate } from '../support/tls';
+import { verifyStandardSignature, WebhookReceiver } from '../support/webhook-receiver';
 
 jest.setTimeout(120_000);
 
@@ -64,6 +66,37 @@ describeMixed(`a rolling update between ${previous.version} and this commit`, ()
       old = await startServer(env, PREVIOUS);
       expect(await functionsOf(database)).toEqual(functions);
       expect(await recordedFunctionFiles(database)).toEqual(records);
+    });
+
+    it(`delivers, signed, to a webhook endpoint this commit created: ${previous.version} opens its sealed secret`, async () => {
+      const receiver = new WebhookReceiver(testCertificate());
+      await receiver.start();
+      // This commit serves beside it without dispatching, so the previous release alone signs the delivery.
+      const current = await startServer({ ...env, DISPATCH_MODE: 'off' });
+      try {
+        const organisation = (await cli(env, {}, 'org', 'create', `Rollback ${process.pid}`)) as { id: string };
+        const { key } = (await cli(env, {}, 'api-key', 'create', '--org', organisation.id)) as { key: string };
+        const headers = { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' };
+        const post = (server: ServerProcess, path: string, body: object) =>
+          fetch(`${origin(server)}/api/v1${path}`, { method: 'POST', headers, body: JSON.stringify(body) });
+        const secret = `whsec-rollback-${process.pid}`;
+        const url = receiver.url('/rollback');
+        expect((await post(current, '/webhooks', { url, events: ['employee.created'], secret })).status).toBe(201);
+        const number = `rollback-${process.pid}`;
+        const employee = {
+          personnelNumber: number,
+          firstName: 'Ada',
+          lastName: 'Back',
+          businessEmail: `${number}@example.com`,
+        };
+        expect((await post(old!, '/employees', employee)).status).toBe(201);
+
+        const [delivery] = await receiver.waitFor('/rollback', 1, 20_000);
+        expect(verifyStandardSignature(delivery, secret)).toEqual({ library: true, byHand: true });
+      } finally {
+        await current.stop();
+        await receiver.stop();
+      }
     });
 
     describeSmoke(`the smoke subset against ${previous.version}`, () => ({ origins: [origin(old!)], env }));

@@ -3,10 +3,9 @@ import request from 'supertest';
 import { AppConfig } from '../../src/config/config';
 import { ConsoleSealer } from '../../src/console/http/sealer';
 import { PeopleService } from '../../src/console/people/people.service';
-import { SsoRepository } from '../../src/console/sso/sso.repository';
-import { sealingContext } from '../../src/console/sso/sso.service';
+import { sealingContext, SsoRepository } from '../../src/console/sso/sso.repository';
 import { openSecret } from '../../src/encryption/secret-box';
-import { deriveKey, ServiceKeys } from '../../src/encryption/service-keys';
+import { ServiceKeys } from '../../src/encryption/service-keys';
 import { WebhookSecrets } from '../../src/webhooks/webhook-secrets';
 import { apiClient } from '../support/api-client';
 import { createTenant, createTestApp, dataSourceOf, TEST_SERVICE_SECRET_KEY, TestTenant } from '../support/app';
@@ -158,17 +157,20 @@ describe('rotating the service secret', () => {
     const [delivery] = await receiver.waitFor('/rotation', 1);
     expect(verifyStandardSignature(delivery, ENDPOINT_SECRET)).toEqual({ library: true, byHand: true });
 
-    // The dispatching instance re-seals it, and the SSO client secret, to the new key in the background.
+    // The dispatching instance re-seals it, and the SSO client secret, under the new secret in the background, in
+    // the format the previous release opens with the one secret it knows (docs/operations.md).
     const keys = during.get(ServiceKeys);
+    const ssoContext = sealingContext(tenant.organisationId);
     await waitUntil(
       async () =>
-        keys.sealedWithCurrent('webhook-secrets', await sealedOf(during, issued.endpointId)) &&
-        keys.sealedWithCurrent('console-seals', await ssoSealedOf(during)),
-      'the secrets are re-sealed with the new key',
+        keys.sealedWithCurrent(await sealedOf(during, issued.endpointId), issued.endpointId) &&
+        keys.sealedWithCurrent(await ssoSealedOf(during), ssoContext),
+      'the secrets are re-sealed under the new secret',
     );
     const resealed = await sealedOf(during, issued.endpointId);
-    expect(openSecret(deriveKey(NEW_SECRET, 'webhook-secrets'), resealed, issued.endpointId)).toBe(ENDPOINT_SECRET);
-    expect(() => openSecret(deriveKey(OLD_SECRET, 'webhook-secrets'), resealed, issued.endpointId)).toThrow();
+    expect(openSecret(NEW_SECRET, resealed, issued.endpointId)).toBe(ENDPOINT_SECRET);
+    expect(() => openSecret(OLD_SECRET, resealed, issued.endpointId)).toThrow();
+    expect(openSecret(NEW_SECRET, await ssoSealedOf(during), ssoContext)).toBe(CLIENT_SECRET);
     await during.close();
     apps.splice(apps.indexOf(during), 1);
   });

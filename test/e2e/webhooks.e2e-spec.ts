@@ -1,13 +1,12 @@
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { openSecret } from '../../src/encryption/secret-box';
-import { deriveKey } from '../../src/encryption/service-keys';
 import { apiClient, checkedRequest } from '../support/api-client';
 import { TEST_SERVICE_SECRET_KEY, createTenant, createTestApp, dataSourceOf, TestTenant } from '../support/app';
 import { testCertificate, TrustCertificateModule } from '../support/tls';
 import { verifySignatures, WebhookReceiver } from '../support/webhook-receiver';
 
-/** The key webhook secrets are sealed with: derived from the service secret, never the secret itself. */
-const webhookSealingKey = () => deriveKey(Buffer.from(TEST_SERVICE_SECRET_KEY, 'hex'), 'webhook-secrets');
+/** The key webhook secrets are sealed with: the service secret itself, as the previous release opens them. */
+const webhookSealingKey = () => Buffer.from(TEST_SERVICE_SECRET_KEY, 'hex');
 
 const EVENTS = ['employee.created', 'employee.updated', 'employee.deactivated', 'skill.rated', 'position.updated'];
 

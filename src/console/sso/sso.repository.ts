@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { Database } from '../../database/database';
+import { SealedRow, SealedRows } from '../../retention/secrets-resealing.step';
 
 /** An organisation's OpenID Connect provider, its client secret sealed. */
 export interface SsoSettings {
@@ -9,9 +10,12 @@ export interface SsoSettings {
   clientSecretSealed: Buffer;
 }
 
+/** What an organisation's client secret is sealed for: its row. */
+export const sealingContext = (organisationId: string) => `console-sso:${organisationId}`;
+
 /** The SQL of each organisation's single sign-on settings. */
 @Injectable()
-export class SsoRepository {
+export class SsoRepository implements SealedRows {
   constructor(private readonly database: Database) {}
 
   async upsert(organisationId: string, settings: SsoSettings, at: Date, manager?: EntityManager): Promise<void> {
@@ -45,31 +49,43 @@ export class SsoRepository {
   }
 
   /**
-   * A rotation of the service secret, across every organisation: up to `limit` client secrets not sealed with the
-   * key whose sealed values start with `prefix`, locked (skipping those a change of the settings holds).
+   * A re-sealing pass (retention/secrets-resealing.step.ts), across every organisation: up to `limit` client
+   * secrets after the organisation `after` names, in its id order, each bound to sealingContext(organisation).
    */
-  async lockSealedOtherwise(
-    prefix: Buffer,
-    limit: number,
-    manager?: EntityManager,
-  ): Promise<Array<{ organisationId: string; clientSecretSealed: Buffer }>> {
-    return this.database.manager(manager).query(
-      `SELECT organisation_id AS "organisationId", client_secret_sealed AS "clientSecretSealed"
-         FROM console_sso
-        WHERE substring(client_secret_sealed FROM 1 FOR octet_length($1::bytea)) <> $1::bytea
-        LIMIT $2
-          FOR UPDATE SKIP LOCKED`,
-      [prefix, limit],
-    );
+  async sealedAfter(after: string | null, limit: number, manager?: EntityManager): Promise<SealedRow[]> {
+    const rows: Array<{ organisationId: string; clientSecretSealed: Buffer }> = await this.database
+      .manager(manager)
+      .query(
+        `SELECT organisation_id AS "organisationId", client_secret_sealed AS "clientSecretSealed"
+           FROM console_sso
+          WHERE $1::uuid IS NULL OR organisation_id > $1::uuid
+          ORDER BY organisation_id
+          LIMIT $2`,
+        [after, limit],
+      );
+    return rows.map(({ organisationId, clientSecretSealed }) => ({
+      id: organisationId,
+      organisationId,
+      context: sealingContext(organisationId),
+      sealed: [clientSecretSealed],
+    }));
   }
 
-  /** Replaces the client secret with the same secret sealed again (lockSealedOtherwise locked it). */
-  async replaceSealed(organisationId: string, clientSecretSealed: Buffer, manager?: EntityManager): Promise<void> {
-    await this.database
-      .manager(manager)
-      .query(`UPDATE console_sso SET client_secret_sealed = $2 WHERE organisation_id = $1`, [
-        organisationId,
-        clientSecretSealed,
-      ]);
+  /** Replaces the client secret with the same secret sealed again, unless it changed since `row` was read. */
+  async replaceSealed(
+    organisationId: string,
+    row: SealedRow,
+    [clientSecretSealed]: Array<Buffer | null>,
+    manager?: EntityManager,
+  ): Promise<boolean> {
+    const [{ replaced }]: Array<{ replaced: number }> = await this.database.manager(manager).query(
+      `WITH replaced AS (
+         UPDATE console_sso SET client_secret_sealed = $2 WHERE organisation_id = $1 AND client_secret_sealed = $3
+         RETURNING 1
+       )
+       SELECT count(*)::integer AS replaced FROM replaced`,
+      [organisationId, clientSecretSealed, row.sealed[0]],
+    );
+    return replaced === 1;
   }
 }

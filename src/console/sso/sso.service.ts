@@ -10,7 +10,7 @@ import { clearCookie, readCookie, setCookie } from '../http/cookies';
 import { ConsoleSealer } from '../http/sealer';
 import { ConsoleUsersRepository, SignInCandidate } from '../people/console-users.repository';
 import { OpenIdClient, openIdClient } from './openid-client';
-import { SsoRepository } from './sso.repository';
+import { sealingContext, SsoRepository } from './sso.repository';
 
 export interface NewSsoSettings {
   issuer: string;
@@ -40,9 +40,6 @@ const FLOW_CONTEXT = 'console-sso-flow';
 /** A sign-on at the provider must come back within this. */
 const FLOW_MS = 10 * 60_000;
 export const SSO_CALLBACK_PATH = '/console/sso/callback';
-
-/** What an organisation's client secret is sealed for: its row. */
-export const sealingContext = (organisationId: string) => `console-sso:${organisationId}`;
 
 /**
  * Single sign-on per organisation with OpenID Connect (docs/api-decisions.md, "Signing in"): the authorization code flow
