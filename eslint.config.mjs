@@ -40,7 +40,7 @@ const FOLDERS = {
   // Versions of resources: If-Match and Base-Version, checked against one resource's events in the feed.
   versions: [...FOUNDATION, 'events'],
   employees: [...FOUNDATION, 'auth', 'events', 'idempotency', 'retention', 'skills', 'versions'],
-  skills: [...FOUNDATION, 'auth', 'events', 'idempotency', 'retention'],
+  skills: [...FOUNDATION, 'auth', 'events', 'idempotency', 'retention', 'versions'],
   ratings: [...FOUNDATION, 'auth', 'events', 'idempotency', 'retention', 'employees', 'skills'],
   positions: [...FOUNDATION, 'auth', 'events', 'retention', 'employees', 'ratings', 'skills'],
   webhooks: [...FOUNDATION, 'audit', 'auth', 'events', 'idempotency', 'retention', 'metrics', 'versions'],

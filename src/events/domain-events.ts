@@ -38,6 +38,9 @@ const RESOURCE_EVENTS: ReadonlySet<string> = new Set([
   'skill.created',
   'skill.updated',
   'skill.deleted',
+  'skill_group.created',
+  'skill_group.updated',
+  'skill_group.deleted',
 ]);
 
 /** The resource the event is about and its version after the change, as NewEvent stores them. */
@@ -64,7 +67,7 @@ export type PublishedEvent = {
     data: DomainEventMap[K];
     occurredAt: Date;
     changes?: Changes;
-    /** The version of the resource after the change, when its data does not carry it (employee.erased). */
+    /** The version of the resource after the change, when its data does not carry it (employee.erased, *.deleted). */
     resourceVersion?: number;
   };
 }[DomainEventName];

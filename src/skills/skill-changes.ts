@@ -1,8 +1,9 @@
 import { isUuid, newId } from '../database/uuid';
 import { NotFoundError, ValidationError } from '../errors/errors';
+import { changesBetween } from '../events/changes';
 import { nameKey } from '../names/name-key';
 import { CreateSkillDto } from './dto/create-skill.dto';
-import { SkillGroupRef, SkillRecord } from './dto/skill.response';
+import { SkillGroupRef, SkillRecord, toSkillResponse } from './dto/skill.response';
 import { UpdateSkillDto } from './dto/update-skill.dto';
 
 /** The skill a POST /skills body (or a bulk item that matches none) creates, with the scale's defaults. */
@@ -23,6 +24,7 @@ export function newSkill(organisationId: string, input: CreateSkillDto, now: Dat
     ratingScaleType: input.ratingScaleType ?? 'NUMERIC',
     createdAt: now,
     updatedAt: now,
+    version: 1,
   };
   assertScale(skill);
   assertAliasesDistinct(skill);
@@ -45,6 +47,18 @@ export function applyChanges(skill: SkillRecord, input: UpdateSkillDto): void {
   if (groupIds !== undefined) skill.groups = groupsOf(groupIds, skill.groups);
   assertScale(skill);
   assertAliasesDistinct(skill);
+}
+
+/**
+ * The fields of the Skill a change of `before` into `after` alters (what If-Match and Base-Version compare). The
+ * groups by their ids, in any order: a group new to the skill is named only when its link is written.
+ */
+export function changedFields(before: SkillRecord, after: SkillRecord): string[] {
+  const shown = (skill: SkillRecord) => ({
+    ...toSkillResponse(skill),
+    groups: skill.groups.map(({ id }) => id).sort(),
+  });
+  return Object.keys(changesBetween(shown(before), shown(after)));
 }
 
 /**

@@ -1,16 +1,19 @@
 import { Injectable } from '@nestjs/common';
-import { BulkResult, PlannedChange } from '../bulk/bulk';
+import { EntityManager } from 'typeorm';
+import { BulkResult, failItemOn, PlannedChange } from '../bulk/bulk';
 import { stringField, upsertItems, UpsertRules } from '../bulk/bulk-upsert';
 import { Database } from '../database/database';
 import { WriteContext } from '../database/write-context';
+import { ValidationError } from '../errors/errors';
 import { changesBetween } from '../events/changes';
 import { DomainEvents, PublishedEvent } from '../events/domain-events';
 import { nameKey } from '../names/name-key';
+import { BulkSkillUpdateDto } from './dto/bulk-skills.dto';
 import { CreateSkillDto } from './dto/create-skill.dto';
 import { SkillRecord, toSkillResponse } from './dto/skill.response';
-import { UpdateSkillDto } from './dto/update-skill.dto';
-import { applyChanges, newSkill } from './skill-changes';
+import { applyChanges, changedFields, newSkill } from './skill-changes';
 import { SkillsRepository } from './skills.repository';
+import { SkillsService } from './skills.service';
 
 /**
  * POST /skills/bulk: each item is a POST or a PATCH of a skill, matched by name as names are compared (nameKey), checked by
@@ -19,12 +22,13 @@ import { SkillsRepository } from './skills.repository';
  */
 @Injectable()
 export class SkillsBulkService {
-  private readonly rules: UpsertRules<SkillRecord, CreateSkillDto, UpdateSkillDto, PublishedEvent>;
+  private readonly rules: UpsertRules<SkillRecord, CreateSkillDto, BulkSkillUpdateDto, PublishedEvent>;
 
   constructor(
     private readonly database: Database,
     skills: SkillsRepository,
     private readonly events: DomainEvents,
+    private readonly service: SkillsService,
   ) {
     this.rules = {
       repository: skills,
@@ -36,19 +40,54 @@ export class SkillsBulkService {
       storedKeyOf: (skill) => skill.nameKey ?? nameKey(skill.name),
       duplicateKeyMessage: 'An earlier item of this request has this name',
       create: { body: CreateSkillDto, build: newSkill },
-      update: { body: UpdateSkillDto, apply: applyChanges },
+      update: {
+        body: BulkSkillUpdateDto,
+        apply: (skill, { ifMatch: _ifMatch, baseVersion: _baseVersion, ...input }) => applyChanges(skill, input),
+      },
       eventsOf,
+      checkPlanned: (organisationId, items, planned, manager) =>
+        this.checkVersions(organisationId, items, planned, manager),
     };
   }
 
   upsert(organisationId: string, items: unknown[], write: WriteContext): Promise<BulkResult> {
     return upsertItems(this.database, this.events, organisationId, items, this.rules, write);
   }
+
+  /**
+   * An update item's `ifMatch` or `baseVersion`, checked as PATCH checks the headers, under the lock the bulk
+   * upsert holds on its skill: the item fails with PRECONDITION_FAILED or CONFLICT, the others go on.
+   */
+  private async checkVersions(
+    organisationId: string,
+    items: unknown[],
+    planned: PlannedChange<SkillRecord>[],
+    manager: EntityManager,
+  ): Promise<void> {
+    for (const change of planned) {
+      const { before, after, outcome } = change;
+      const { ifMatch, baseVersion } = items[outcome.index] as Partial<BulkSkillUpdateDto>;
+      if (!before || (ifMatch === undefined && baseVersion === undefined)) continue;
+      try {
+        if (ifMatch !== undefined && baseVersion !== undefined) {
+          throw ValidationError.forField('baseVersion', 'An item names ifMatch or baseVersion, not both');
+        }
+        const preconditions = ifMatch !== undefined ? { ifMatch: [ifMatch] } : { baseVersion };
+        // An item already in place writes nothing: the no-op rule makes it unchanged.
+        await this.service.checkVersion(organisationId, before, preconditions, manager, changedFields(before, after));
+      } catch (error) {
+        failItemOn(outcome, error);
+      }
+    }
+  }
 }
 
-/** What POST (skill.created) or PATCH (skill.updated with what it altered) records for the change. */
+/**
+ * What POST (skill.created) or PATCH (skill.updated with what it altered) records for a change that was written:
+ * an update moved the locked row's version by one (the trigger, in its UPDATE or in the touch of its links).
+ */
 function eventsOf({ before, after }: PlannedChange<SkillRecord>, now: Date): PublishedEvent[] {
-  const data = toSkillResponse(after);
-  if (!before) return [{ name: 'skill.created', data, occurredAt: now }];
+  if (!before) return [{ name: 'skill.created', data: toSkillResponse(after), occurredAt: now }];
+  const data = toSkillResponse({ ...after, version: before.version + 1 });
   return [{ name: 'skill.updated', data, occurredAt: now, changes: changesBetween(toSkillResponse(before), data) }];
 }

@@ -10,6 +10,7 @@ import { DeletedResponse } from '../http/deleted.response';
 import { Idempotent } from '../idempotency/idempotency.interceptor';
 import { ApiEnvelope, ApiErrors } from '../openapi/api-envelope.decorators';
 import { Page } from '../pagination/pagination';
+import { ApiPreconditions, Preconditions, WritePreconditions } from '../versions/preconditions';
 import { BulkSkillsDto } from './dto/bulk-skills.dto';
 import { CreateSkillDto } from './dto/create-skill.dto';
 import { ListSkillsQuery } from './dto/list-skills.query';
@@ -122,14 +123,16 @@ export class SkillsController {
   @Patch(':id')
   @ApiOperation({ summary: 'Change a skill; records skill.updated, with what changed, in the feed' })
   @ApiEnvelope(SkillResponse)
-  @ApiErrors(400, 404, 409)
+  @ApiPreconditions({ merges: true })
+  @ApiErrors(400, 404, 409, 412, 428)
   update(
     @OrgId() organisationId: string,
     @SkillId() id: string,
     @Body() body: UpdateSkillDto,
     @Write() write: WriteContext,
+    @WritePreconditions({ merges: true }) preconditions: Preconditions,
   ): Promise<SkillResponse> {
-    return this.skills.update(organisationId, id, body, write);
+    return this.skills.update(organisationId, id, body, write, preconditions);
   }
 
   @Delete(':id')
@@ -137,12 +140,14 @@ export class SkillsController {
     summary: 'Delete a skill; 409 while employee ratings exist on it; records skill.deleted in the feed',
   })
   @ApiEnvelope(DeletedResponse)
-  @ApiErrors(404, 409)
+  @ApiPreconditions()
+  @ApiErrors(400, 404, 409, 412, 428)
   remove(
     @OrgId() organisationId: string,
     @SkillId() id: string,
     @Write() write: WriteContext,
+    @WritePreconditions() preconditions: Preconditions,
   ): Promise<DeletedResponse> {
-    return this.skills.remove(organisationId, id, write);
+    return this.skills.remove(organisationId, id, write, preconditions);
   }
 }

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { ListCursors } from '../pagination/cursor';
+import { VersionsModule } from '../versions/versions.module';
 import { EscoImportService } from './esco/esco-import.service';
 import { SkillGroupsController } from './groups/skill-groups.controller';
 import { SkillGroupsRepository } from './groups/skill-groups.repository';
@@ -13,6 +14,7 @@ import { SkillsRepository } from './skills.repository';
 import { SkillsService } from './skills.service';
 
 @Module({
+  imports: [VersionsModule],
   controllers: [SkillsController, SkillGroupsController],
   providers: [
     SkillsService,

@@ -39,6 +39,7 @@ const SKILL_COLUMNS = new ColumnMap<Omit<Skill, 'organisationId'>>([
   { property: 'ratingScaleType', column: 'rating_scale_type', type: 'text', changeable: true },
   { property: 'createdAt', column: 'created_at', type: 'timestamptz' },
   { property: 'updatedAt', column: 'updated_at', type: 'timestamptz' },
+  { property: 'version', column: 'version', type: 'integer' },
 ]);
 
 /**

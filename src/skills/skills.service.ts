@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
 import { Database } from '../database/database';
 import { WriteContext } from '../database/write-context';
 import { ConflictError } from '../errors/errors';
@@ -7,12 +8,14 @@ import { DomainEvents } from '../events/domain-events';
 import { DeletedResponse } from '../http/deleted.response';
 import { ListCursors, ListIdentity } from '../pagination/cursor';
 import { Page } from '../pagination/pagination';
+import { Preconditions } from '../versions/preconditions';
+import { ResourceVersions } from '../versions/resource-versions';
 import { CreateSkillDto } from './dto/create-skill.dto';
 import { ListSkillsQuery } from './dto/list-skills.query';
-import { SkillDetailResponse, SkillResponse, toSkillResponse } from './dto/skill.response';
+import { SkillDetailResponse, SkillRecord, SkillResponse, toSkillResponse } from './dto/skill.response';
 import { UpdateSkillDto } from './dto/update-skill.dto';
 import { SkillGroupsRepository } from './groups/skill-groups.repository';
-import { applyChanges, newSkill } from './skill-changes';
+import { applyChanges, changedFields, newSkill } from './skill-changes';
 import { SkillsRepository } from './skills.repository';
 
 @Injectable()
@@ -23,6 +26,7 @@ export class SkillsService {
     private readonly events: DomainEvents,
     private readonly cursors: ListCursors,
     private readonly groups: SkillGroupsRepository,
+    private readonly versions: ResourceVersions,
   ) {}
 
   /** An unknown (or malformed) groupId is 404, as any id of another organisation. */
@@ -50,33 +54,83 @@ export class SkillsService {
     }, write);
   }
 
-  /** Records skill.updated with what the change altered (read from the locked row: no extra round trip). */
-  async update(organisationId: string, id: string, input: UpdateSkillDto, write: WriteContext): Promise<SkillResponse> {
+  /**
+   * Records skill.updated with what the change altered (read from the locked row: no extra round trip). A PATCH
+   * that sends the current values changes nothing: updatedAt and version stay and nothing is recorded. If-Match
+   * and Base-Version are checked under the row's lock (ResourceVersions): a refusal writes nothing.
+   */
+  async update(
+    organisationId: string,
+    id: string,
+    input: UpdateSkillDto,
+    write: WriteContext,
+    preconditions: Preconditions = {},
+  ): Promise<SkillResponse> {
     return this.database.transaction(async (manager) => {
-      const skill = await this.skills.findForUpdate(organisationId, id, manager);
-      const previous = toSkillResponse(skill);
+      const stored = await this.skills.findForUpdate(organisationId, id, manager);
+      const previous = toSkillResponse(stored);
+      const skill = { ...stored };
       applyChanges(skill, input);
-      // A PATCH that sends the current values changes nothing: updatedAt stays and nothing is recorded.
+      const changes = changedFields(stored, skill);
+      if ((await this.checkVersion(organisationId, stored, preconditions, manager, changes)) === 'in-place') {
+        return previous;
+      }
       const now = new Date();
       if (!(await this.skills.update(organisationId, skill, now, manager))) return previous;
       skill.updatedAt = now;
+      // The trigger moved the locked row's version by one (in the UPDATE, or in the touch of a change of links).
+      skill.version = stored.version + 1;
       const response = toSkillResponse(skill);
-      const changes = changesBetween(previous, response);
-      await this.events.publish(manager, organisationId, 'skill.updated', response, now, changes);
+      await this.events.publish(
+        manager,
+        organisationId,
+        'skill.updated',
+        response,
+        now,
+        changesBetween(previous, response),
+      );
       return response;
     }, write);
   }
 
   /** Refused (409) while any employee rating exists on the skill, or while anything else references it. */
-  async remove(organisationId: string, id: string, write: WriteContext): Promise<DeletedResponse> {
+  async remove(
+    organisationId: string,
+    id: string,
+    write: WriteContext,
+    preconditions: Preconditions = {},
+  ): Promise<DeletedResponse> {
     return this.database.transaction(async (manager) => {
-      await this.skills.findForUpdate(organisationId, id, manager);
+      const skill = await this.skills.findForUpdate(organisationId, id, manager);
+      await this.checkVersion(organisationId, skill, preconditions, manager);
       if (await this.skills.hasRatings(organisationId, id, manager)) {
         throw new ConflictError('The skill has employee ratings and cannot be deleted');
       }
-      await this.skills.delete(organisationId, id, manager);
-      await this.events.publish(manager, organisationId, 'skill.deleted', { id });
+      await this.skills.delete(organisationId, skill.id, manager);
+      // The deletion makes no new version: it is listed after the changes of the version it ends.
+      await this.events.publishMany(manager, organisationId, [
+        { name: 'skill.deleted', data: { id: skill.id }, occurredAt: new Date(), resourceVersion: skill.version },
+      ]);
       return { deleted: true };
     }, write);
+  }
+
+  /**
+   * If-Match, Base-Version and REQUIRE_IF_MATCH for a write of the locked `skill` (ResourceVersions): `changes`,
+   * a PATCH's changed fields; none for a write of the whole skill (DELETE).
+   */
+  checkVersion(
+    organisationId: string,
+    skill: SkillRecord,
+    preconditions: Preconditions,
+    manager: EntityManager,
+    changes?: string[],
+  ) {
+    return this.versions.check(
+      organisationId,
+      skill.id,
+      { resource: 'Skill', current: skill.version, preconditions, changes, representation: toSkillResponse(skill) },
+      manager,
+    );
   }
 }

@@ -1,37 +1,17 @@
-import { ApiProperty, ApiPropertyOptional, ApiSchema, OmitType } from '@nestjs/swagger';
-import { IsInt, Max, Min } from 'class-validator';
+import { ApiProperty, ApiSchema, OmitType } from '@nestjs/swagger';
 import { BulkItems } from '../../bulk/bulk';
-import { IsOptionalNotNull } from '../../validation/optional-not-null';
+import { BaseVersionItem, IfMatchItem } from '../../versions/item-versions';
 import { UpdateEmployeeDto } from './update-employee.dto';
-
-/** The largest version an item may name: the column is a PostgreSQL integer. */
-const MAX_VERSION = 2_147_483_647;
 
 /**
  * An item that changes a known employee: the PATCH body, and the version it is based on, as If-Match
  * (`ifMatch`, strict) or Base-Version (`baseVersion`, a merge) would name it on PATCH /employees/{id}.
  */
 export class BulkEmployeeUpdateDto extends UpdateEmployeeDto {
-  @ApiPropertyOptional({
-    type: 'integer',
-    minimum: 1,
-    description: 'As If-Match: the item fails with PRECONDITION_FAILED unless the employee is at this version',
-  })
-  @IsOptionalNotNull()
-  @IsInt()
-  @Min(1)
-  @Max(MAX_VERSION)
+  @IfMatchItem('employee')
   ifMatch?: number;
 
-  @ApiPropertyOptional({
-    type: 'integer',
-    minimum: 1,
-    description: 'As Base-Version: the item fails with CONFLICT when a field it changes was changed since this version',
-  })
-  @IsOptionalNotNull()
-  @IsInt()
-  @Min(1)
-  @Max(MAX_VERSION)
+  @BaseVersionItem()
   baseVersion?: number;
 }
 

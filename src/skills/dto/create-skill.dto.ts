@@ -1,3 +1,4 @@
+import { applyDecorators } from '@nestjs/common';
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import { IsOptionalNotNull } from '../../validation/optional-not-null';
@@ -7,6 +8,26 @@ import { AliasList, ExternalField, GroupIdList } from './catalogue-fields';
 // The bounds of a PostgreSQL integer, so an out-of-range scale is a 400 and never a database error.
 export const INT32_MIN = -2147483648;
 export const INT32_MAX = 2147483647;
+
+/** `ratingScaleMin` or `ratingScaleMax`: an integer; `defaultValue` where a POST has one. */
+export function ScaleBound(defaultValue?: number) {
+  return applyDecorators(
+    ApiPropertyOptional({ type: 'integer', ...(defaultValue === undefined ? {} : { default: defaultValue }) }),
+    IsOptionalNotNull(),
+    IsInt(),
+    Min(INT32_MIN),
+    Max(INT32_MAX),
+  );
+}
+
+/** `ratingScaleType`; `defaultValue` where a POST has one. */
+export function ScaleType(defaultValue?: RatingScaleType) {
+  return applyDecorators(
+    ApiPropertyOptional({ enum: RATING_SCALE_TYPES, ...(defaultValue === undefined ? {} : { default: defaultValue }) }),
+    IsOptionalNotNull(),
+    IsIn(RATING_SCALE_TYPES),
+  );
+}
 
 export class CreateSkillDto {
   @IsString()
@@ -35,22 +56,12 @@ export class CreateSkillDto {
   @ExternalField(500, 'Its id in that taxonomy; source + externalId is unique in the organisation')
   externalId?: string | null;
 
-  @ApiPropertyOptional({ type: 'integer', default: 0 })
-  @IsOptionalNotNull()
-  @IsInt()
-  @Min(INT32_MIN)
-  @Max(INT32_MAX)
+  @ScaleBound(0)
   ratingScaleMin?: number;
 
-  @ApiPropertyOptional({ type: 'integer', default: 5 })
-  @IsOptionalNotNull()
-  @IsInt()
-  @Min(INT32_MIN)
-  @Max(INT32_MAX)
+  @ScaleBound(5)
   ratingScaleMax?: number;
 
-  @ApiPropertyOptional({ enum: RATING_SCALE_TYPES, default: 'NUMERIC' })
-  @IsOptionalNotNull()
-  @IsIn(RATING_SCALE_TYPES)
+  @ScaleType('NUMERIC')
   ratingScaleType?: RatingScaleType;
 }

@@ -30,6 +30,14 @@ export class SkillResponse {
   createdAt: string;
   @ApiProperty({ format: 'date-time', description: 'Moves on every change of the skill (a PATCH)' })
   updatedAt: string;
+  @ApiProperty({
+    type: 'integer',
+    minimum: 1,
+    description:
+      '1 at creation, +1 at every change of the skill itself (a no-op PATCH changes nothing); sent as the ETag, ' +
+      'and what If-Match and Base-Version name',
+  })
+  version: number;
 }
 
 @ApiSchema({ name: 'SkillDetail' })
@@ -64,5 +72,6 @@ export function toSkillResponse(skill: SkillFields): SkillResponse {
     ratingScaleType: skill.ratingScaleType,
     createdAt: skill.createdAt.toISOString(),
     updatedAt: skill.updatedAt.toISOString(),
+    version: skill.version,
   };
 }

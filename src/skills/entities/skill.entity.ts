@@ -45,4 +45,8 @@ export class Skill {
 
   @Column({ name: 'updated_at', type: 'timestamptz', precision: 3 })
   updatedAt: Date;
+
+  /** 1 at creation; the skills_version_bump trigger adds 1 in every UPDATE that changes the row. */
+  @Column({ type: 'integer' })
+  version: number;
 }

@@ -120,6 +120,7 @@ export class EscoImportService {
             parents: [],
             createdAt: now,
             updatedAt: now,
+            version: 1,
           };
       return { before, after };
     });
@@ -193,6 +194,7 @@ export class EscoImportService {
             ratingScaleType: 'NUMERIC',
             createdAt: now,
             updatedAt: now,
+            version: 1,
           };
       changes.push({ before, after });
     }
@@ -419,7 +421,8 @@ function countChanges<T>(
 
 function groupEvents(changes: Change<SkillGroupRecord>[], now: Date): PublishedEvent[] {
   return changes.filter(groupChanged).map(({ before, after }) => {
-    const data = toSkillGroupResponse({ ...after, updatedAt: before ? now : after.updatedAt });
+    // An update moved the group's version by one (the trigger, in its UPDATE).
+    const data = toSkillGroupResponse(before ? { ...after, updatedAt: now, version: before.version + 1 } : after);
     return before
       ? {
           name: 'skill_group.updated',
@@ -433,7 +436,8 @@ function groupEvents(changes: Change<SkillGroupRecord>[], now: Date): PublishedE
 
 function skillEvents(changes: Change<SkillRecord>[], now: Date): PublishedEvent[] {
   return changes.filter(skillChanged).map(({ before, after }) => {
-    const data = toSkillResponse({ ...after, updatedAt: now });
+    // An update moved the skill's version by one (the trigger, in its UPDATE or in the touch of its links).
+    const data = toSkillResponse({ ...after, updatedAt: now, version: before ? before.version + 1 : 1 });
     return before
       ? { name: 'skill.updated', data, occurredAt: now, changes: changesBetween(toSkillResponse(before), data) }
       : { name: 'skill.created', data, occurredAt: now };

@@ -9,6 +9,7 @@ import { DeletedResponse } from '../../http/deleted.response';
 import { Idempotent } from '../../idempotency/idempotency.interceptor';
 import { ApiEnvelope, ApiErrors } from '../../openapi/api-envelope.decorators';
 import { Page } from '../../pagination/pagination';
+import { ApiPreconditions, Preconditions, WritePreconditions } from '../../versions/preconditions';
 import { CreateSkillGroupDto } from './dto/create-skill-group.dto';
 import { ListSkillGroupsQuery } from './dto/list-skill-groups.query';
 import { SkillGroupDetailResponse, SkillGroupResponse } from './dto/skill-group.response';
@@ -57,14 +58,16 @@ export class SkillGroupsController {
     summary: 'Change a skill group; 409 if it would become its own ancestor; records skill_group.updated',
   })
   @ApiEnvelope(SkillGroupResponse)
-  @ApiErrors(400, 404, 409)
+  @ApiPreconditions({ merges: true })
+  @ApiErrors(400, 404, 409, 412, 428)
   update(
     @OrgId() organisationId: string,
     @GroupId() id: string,
     @Body() body: UpdateSkillGroupDto,
     @Write() write: WriteContext,
+    @WritePreconditions({ merges: true }) preconditions: Preconditions,
   ): Promise<SkillGroupResponse> {
-    return this.groups.update(organisationId, id, body, write);
+    return this.groups.update(organisationId, id, body, write, preconditions);
   }
 
   @Delete(':id')
@@ -72,12 +75,14 @@ export class SkillGroupsController {
     summary: 'Delete a skill group; 409 while it has child groups; its skills leave it; records skill_group.deleted',
   })
   @ApiEnvelope(DeletedResponse)
-  @ApiErrors(404, 409)
+  @ApiPreconditions()
+  @ApiErrors(400, 404, 409, 412, 428)
   remove(
     @OrgId() organisationId: string,
     @GroupId() id: string,
     @Write() write: WriteContext,
+    @WritePreconditions() preconditions: Preconditions,
   ): Promise<DeletedResponse> {
-    return this.groups.remove(organisationId, id, write);
+    return this.groups.remove(organisationId, id, write, preconditions);
   }
 }

@@ -15,7 +15,7 @@ const UNIQUE = { skill_groups_external_id_key: EXTERNAL_ID_TAKEN };
 
 /** A group's columns and its parents (by name, then id), from the skill_groups row aliased `g`. */
 const GROUP_SELECT = `g.id, g.name, g.description, g.source, g.external_id AS "externalId",
-  g.created_at AS "createdAt", g.updated_at AS "updatedAt",
+  g.created_at AS "createdAt", g.updated_at AS "updatedAt", g.version,
   coalesce((SELECT json_agg(json_build_object('id', p.id, 'name', p.name) ORDER BY p.name COLLATE "C", p.id)
               FROM skill_group_parents l JOIN skill_groups p ON p.id = l.parent_id
              WHERE l.group_id = g.id), '[]') AS parents`;

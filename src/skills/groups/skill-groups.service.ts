@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
 import { Database } from '../../database/database';
 import { newId } from '../../database/uuid';
 import { WriteContext } from '../../database/write-context';
@@ -8,6 +9,9 @@ import { DomainEvents } from '../../events/domain-events';
 import { DeletedResponse } from '../../http/deleted.response';
 import { ListCursors, ListIdentity } from '../../pagination/cursor';
 import { Page } from '../../pagination/pagination';
+import { Preconditions } from '../../versions/preconditions';
+import { ResourceVersions } from '../../versions/resource-versions';
+import { SkillGroupRef } from '../dto/skill.response';
 import { CreateSkillGroupDto } from './dto/create-skill-group.dto';
 import { ListSkillGroupsQuery } from './dto/list-skill-groups.query';
 import {
@@ -27,6 +31,7 @@ export class SkillGroupsService {
     private readonly groups: SkillGroupsRepository,
     private readonly events: DomainEvents,
     private readonly cursors: ListCursors,
+    private readonly versions: ResourceVersions,
   ) {}
 
   /** A parentId of no group of the organisation is 404. */
@@ -59,6 +64,7 @@ export class SkillGroupsService {
         parents: [],
         createdAt: now,
         updatedAt: now,
+        version: 1,
       };
       await this.groups.insert(organisationId, group, manager);
       // A new group has nothing below it, so no parent can close a circle.
@@ -70,12 +76,16 @@ export class SkillGroupsService {
     }, write);
   }
 
-  /** A parentIds that would make the group its own ancestor is 409; a no-op PATCH records nothing. */
+  /**
+   * A parentIds that would make the group its own ancestor is 409; a no-op PATCH changes nothing (updatedAt and
+   * version stay) and records nothing. If-Match and Base-Version are checked under the row's lock.
+   */
   async update(
     organisationId: string,
     id: string,
     input: UpdateSkillGroupDto,
     write: WriteContext,
+    preconditions: Preconditions = {},
   ): Promise<SkillGroupResponse> {
     return this.database.transaction(async (manager) => {
       const stored = await this.groups.findOrFail(organisationId, id, manager, true);
@@ -84,6 +94,11 @@ export class SkillGroupsService {
       const group: SkillGroupRecord = { ...stored };
       for (const [field, value] of Object.entries(fields) as [string, unknown][]) {
         if (value !== undefined) Object.assign(group, { [field]: value });
+      }
+      const changes = Object.keys(changesBetween(previous, toSkillGroupResponse(group)));
+      if (parentIds !== undefined && !sameIds(uniqueIds(parentIds), stored.parents)) changes.push('parents');
+      if ((await this.checkVersion(organisationId, stored, preconditions, manager, changes)) === 'in-place') {
+        return previous;
       }
       const now = new Date();
       group.updatedAt = now;
@@ -102,6 +117,8 @@ export class SkillGroupsService {
         }
       }
       if (!changed) return previous;
+      // The trigger moved the locked row's version by one (in the UPDATE, or in the touch of a change of parents).
+      group.version = stored.version + 1;
       const response = toSkillGroupResponse(group);
       await this.events.publish(
         manager,
@@ -116,17 +133,47 @@ export class SkillGroupsService {
   }
 
   /** 409 while the group has child groups; its skills just leave it. */
-  async remove(organisationId: string, id: string, write: WriteContext): Promise<DeletedResponse> {
+  async remove(
+    organisationId: string,
+    id: string,
+    write: WriteContext,
+    preconditions: Preconditions = {},
+  ): Promise<DeletedResponse> {
     return this.database.transaction(async (manager) => {
       const group = await this.groups.findOrFail(organisationId, id, manager, true);
+      await this.checkVersion(organisationId, group, preconditions, manager);
       if (await this.groups.hasChildren(organisationId, group.id, manager)) {
         throw new ConflictError('The skill group has child groups and cannot be deleted');
       }
       await this.groups.delete(organisationId, group.id, manager);
-      await this.events.publish(manager, organisationId, 'skill_group.deleted', { id: group.id });
+      // The deletion makes no new version: it is listed after the changes of the version it ends.
+      await this.events.publishMany(manager, organisationId, [
+        { name: 'skill_group.deleted', data: { id: group.id }, occurredAt: new Date(), resourceVersion: group.version },
+      ]);
       return { deleted: true };
     }, write);
   }
+
+  /**
+   * If-Match, Base-Version and REQUIRE_IF_MATCH for a write of the locked `group` (ResourceVersions): `changes`,
+   * a PATCH's changed fields; none for a DELETE. The fields changed since a version are the skill_group.* events'.
+   */
+  private checkVersion(
+    organisationId: string,
+    group: SkillGroupRecord,
+    preconditions: Preconditions,
+    manager: EntityManager,
+    changes?: string[],
+  ) {
+    const representation = toSkillGroupResponse(group);
+    const check = { resource: 'SkillGroup', current: group.version, preconditions, changes, representation };
+    return this.versions.check(organisationId, group.id, check, manager);
+  }
+}
+
+/** Whether the groups are those of these ids, in any order. */
+function sameIds(ids: string[], groups: SkillGroupRef[]): boolean {
+  return ids.length === groups.length && groups.every(({ id }) => ids.includes(id));
 }
 
 /** Ids as stored (lower case), each once. */

@@ -20,6 +20,14 @@ export class SkillGroupResponse {
   createdAt: string;
   @ApiProperty({ format: 'date-time' })
   updatedAt: string;
+  @ApiProperty({
+    type: 'integer',
+    minimum: 1,
+    description:
+      '1 at creation, +1 at every change of the group itself (a no-op PATCH changes nothing); sent as the ETag, ' +
+      'and what If-Match and Base-Version name',
+  })
+  version: number;
 }
 
 @ApiSchema({ name: 'SkillGroupDetail' })
@@ -38,6 +46,7 @@ export interface SkillGroupRecord {
   parents: SkillGroupRef[];
   createdAt: Date;
   updatedAt: Date;
+  version: number;
 }
 
 export function toSkillGroupResponse(group: SkillGroupRecord): SkillGroupResponse {
@@ -50,5 +59,6 @@ export function toSkillGroupResponse(group: SkillGroupRecord): SkillGroupRespons
     parents: group.parents.map(({ id, name }) => ({ id, name })),
     createdAt: group.createdAt.toISOString(),
     updatedAt: group.updatedAt.toISOString(),
+    version: group.version,
   };
 }

@@ -1,29 +1,14 @@
-import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
-import { IsOptionalNotNull } from '../../../validation/optional-not-null';
-import { ExternalField, GroupIdList } from '../../dto/catalogue-fields';
+import { OmitType, PartialType } from '@nestjs/swagger';
+import { GroupIdList } from '../../dto/catalogue-fields';
+import { CreateSkillGroupDto } from './create-skill-group.dto';
 
-/** A partial update: only supplied fields change; `parentIds` replaces the parents. */
-export class UpdateSkillGroupDto {
-  @ApiPropertyOptional({ maxLength: 200 })
-  @IsOptionalNotNull()
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(200)
-  name?: string;
-
-  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 4000 })
-  @IsOptional()
-  @IsString()
-  @MaxLength(4000)
-  description?: string | null;
-
-  @ExternalField(50, 'The taxonomy the group comes from, e.g. esco')
-  source?: string | null;
-
-  @ExternalField(500, 'Its id in that taxonomy; source + externalId is unique in the organisation')
-  externalId?: string | null;
-
+/**
+ * A partial update: only supplied fields change, each by the rules of POST /skill-groups (null clears description,
+ * source and externalId, and is refused elsewhere); `parentIds` replaces the parents.
+ */
+export class UpdateSkillGroupDto extends PartialType(OmitType(CreateSkillGroupDto, ['parentIds'] as const), {
+  skipNullProperties: false,
+}) {
   @GroupIdList('Ids of the parent groups; a change that would make the group its own ancestor is 409')
   parentIds?: string[];
 }
