@@ -29,6 +29,7 @@ import { Release4SqlFunctions1763765600000 } from './1763765600000-release-4-sql
 import { SkillsCatalogue1763766000000 } from './1763766000000-skills-catalogue';
 import { Versions1763766100000 } from './1763766100000-versions';
 import { KeptResponseEvents1763766300000 } from './1763766300000-kept-response-events';
+import { SkillSuggestions1763766500000 } from './1763766500000-skill-suggestions';
 
 /** Every migration in order; listed rather than globbed so ts-node, Jest and dist load the same set. */
 export const MIGRATIONS = [
@@ -63,4 +64,5 @@ export const MIGRATIONS = [
   SkillsCatalogue1763766000000,
   Versions1763766100000,
   KeptResponseEvents1763766300000,
+  SkillSuggestions1763766500000,
 ];
