@@ -72,12 +72,14 @@ export class SkillsRepository {
 
   /**
    * One window in list order (createdAt, id; with updatedSince: updatedAt, id, on skills_updated_idx) and, in
-   * page mode, the total. `search` matches names and aliases; `groupId` the skills of that group or any below.
+   * page mode, the total. `search` matches names and aliases; `groupIds` (the query's groupId and every group
+   * below it, SkillGroupsRepository.subtreeIdsOrFail) the skills linked to any of them.
    */
   async findPage(
     organisationId: string,
     query: ListSkillsQuery,
     window: PageWindow,
+    groupIds?: string[],
     manager?: EntityManager,
   ): Promise<ListRows<SkillFields>> {
     const updatedSince = toDateOrNull(query.updatedSince);
@@ -94,14 +96,19 @@ export class SkillsRepository {
         pattern,
       );
     }
-    if (query.groupId !== undefined) {
+    if (groupIds !== undefined) {
+      // Probed skill by skill in list order, the page stops after its rows (a top group holds half the skills);
+      // the ids as a bound array let the planner weigh that against hashing the links of a small subtree.
       where.and(
-        `s.id IN (SELECT l.skill_id FROM skill_group_skills l WHERE l.group_id IN (${SUBTREE}))`,
-        query.groupId,
-        organisationId,
+        'EXISTS (SELECT FROM skill_group_skills l WHERE l.skill_id = s.id AND l.group_id = ANY (?::uuid[]))',
+        groupIds,
       );
     }
-    const total = window.counted ? this.count(where, manager) : null;
+    const total = !window.counted
+      ? null
+      : groupIds !== undefined && updatedSince === null && query.search === undefined
+        ? this.countInGroups(organisationId, groupIds, manager)
+        : this.count(where, manager);
     const order: ListOrder<SkillFields> = {
       columns: [updatedSince ? 's.updated_at' : 's.created_at', 's.id'],
       descending: false,
@@ -287,6 +294,16 @@ export class SkillsRepository {
       ]);
   }
 
+  /** The skills linked to any of the groups, each once: on the links' group index alone, never the skills. */
+  private async countInGroups(organisationId: string, groupIds: string[], manager?: EntityManager): Promise<number> {
+    const [row] = await this.database.manager(manager).query<{ total: number }[]>(
+      `SELECT count(DISTINCT l.skill_id)::int AS total FROM skill_group_skills l
+        WHERE l.group_id = ANY ($2::uuid[]) AND l.organisation_id = $1`,
+      [organisationId, groupIds],
+    );
+    return row.total;
+  }
+
   private async count(where: SqlConditions, manager?: EntityManager): Promise<number> {
     const [row] = await this.database
       .manager(manager)
@@ -305,12 +322,3 @@ export class SkillsRepository {
     return { ...row, organisationId };
   }
 }
-
-/**
- * The ids of the group bound by the first `?` and of every group below it, in the organisation bound by the
- * second (a polyhierarchy: UNION drops a group reached twice).
- */
-const SUBTREE = `WITH RECURSIVE subtree (id) AS (
-    SELECT g.id FROM skill_groups g WHERE g.id = ?::uuid AND g.organisation_id = ?
-    UNION SELECT p.group_id FROM skill_group_parents p JOIN subtree ON p.parent_id = subtree.id
-  ) SELECT id FROM subtree`;

@@ -31,9 +31,10 @@ export class SkillsService {
 
   /** An unknown (or malformed) groupId is 404, as any id of another organisation. */
   async list(organisationId: string, query: ListSkillsQuery): Promise<Page<SkillResponse>> {
-    if (query.groupId !== undefined) await this.groups.findOrFail(organisationId, query.groupId);
+    const groupIds =
+      query.groupId === undefined ? undefined : await this.groups.subtreeIdsOrFail(organisationId, query.groupId);
     const list: ListIdentity = { name: 'skills', organisationId };
-    const read = await this.skills.findPage(organisationId, query, this.cursors.window(list, query));
+    const read = await this.skills.findPage(organisationId, query, this.cursors.window(list, query), groupIds);
     return this.cursors.page(list, query, read, toSkillResponse);
   }
 

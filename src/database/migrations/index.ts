@@ -30,6 +30,7 @@ import { SkillsCatalogue1763766000000 } from './1763766000000-skills-catalogue';
 import { Versions1763766100000 } from './1763766100000-versions';
 import { KeptResponseEvents1763766300000 } from './1763766300000-kept-response-events';
 import { SkillVersions1763766400000 } from './1763766400000-skill-versions';
+import { SkillSuggestions1763766500000 } from './1763766500000-skill-suggestions';
 
 /** Every migration in order; listed rather than globbed so ts-node, Jest and dist load the same set. */
 export const MIGRATIONS = [
@@ -65,4 +66,5 @@ export const MIGRATIONS = [
   Versions1763766100000,
   KeptResponseEvents1763766300000,
   SkillVersions1763766400000,
+  SkillSuggestions1763766500000,
 ];

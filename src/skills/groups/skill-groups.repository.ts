@@ -78,6 +78,24 @@ export class SkillGroupsRepository {
     return row;
   }
 
+  /**
+   * The ids of the group and of every group below it, each once (a polyhierarchy reaches a group by several
+   * paths), or 404 when the organisation has no such group; a malformed id is unknown too.
+   */
+  async subtreeIdsOrFail(organisationId: string, id: string, manager?: EntityManager): Promise<string[]> {
+    if (!isUuid(id)) throw new NotFoundError('SkillGroup');
+    const rows = await this.database.manager(manager).query<{ id: string }[]>(
+      `WITH RECURSIVE subtree (id) AS (
+         SELECT g.id FROM skill_groups g WHERE g.id = $2 AND g.organisation_id = $1
+         UNION SELECT l.group_id FROM skill_group_parents l JOIN subtree ON l.parent_id = subtree.id
+       )
+       SELECT id FROM subtree`,
+      [organisationId, id.toLowerCase()],
+    );
+    if (rows.length === 0) throw new NotFoundError('SkillGroup');
+    return rows.map((row) => row.id);
+  }
+
   /** Skills in the group or in any group below it, each once. */
   async countSkills(organisationId: string, id: string, manager?: EntityManager): Promise<number> {
     const [{ count }] = await this.database.manager(manager).query<{ count: number }[]>(

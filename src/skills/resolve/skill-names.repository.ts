@@ -94,38 +94,17 @@ export class SkillNamesRepository {
 
   /**
    * For each key, up to MAX_SUGGESTIONS skills whose name or alias keys are most like it (trigram similarity
-   * ≥ MIN_SUGGESTION_SCORE), best first, one statement for every key. The `%` operator lets the trigram GIN
-   * indexes on (organisation_id, name_key) find the candidates of each key; pg_trgm's similarity_threshold must
-   * not be above 0.3 (its default), or fewer suggestions are found.
+   * ≥ MIN_SUGGESTION_SCORE), best first, in one call for every key: skill_suggestions_v1
+   * (src/skills/sql/skill-suggestions-v1.sql) probes the trigram GIN indexes with `%`, at a high threshold first
+   * and at MIN_SUGGESTION_SCORE only for the keys still short of suggestions.
    */
   async suggestions(organisationId: string, keys: string[], manager?: EntityManager): Promise<Suggestion[]> {
     if (keys.length === 0) return [];
-    const rows = await this.database.manager(manager).query<Suggestion[]>(
-      `SELECT w.key, c.id, c.name, c.matched_on AS "matchedOn", c.score
-         FROM (SELECT DISTINCT key FROM unnest($2::text[]) AS key) w
-         CROSS JOIN LATERAL (
-           SELECT * FROM (
-             SELECT DISTINCT ON (m.id) m.id, m.name, m.matched_on, m.score FROM (
-               (SELECT s.id, s.name, 'name' AS matched_on, similarity(s.name_key, w.key) AS score
-                  FROM skills s
-                 WHERE s.organisation_id = $1 AND s.name_key % w.key
-                 ORDER BY score DESC LIMIT $3)
-               UNION ALL
-               (SELECT s.id, s.name, CASE a.kind WHEN 'alias' THEN 'alias' ELSE 'hiddenAlias' END,
-                       similarity(a.name_key, w.key) AS score
-                  FROM skill_aliases a JOIN skills s ON s.id = a.skill_id
-                 WHERE a.organisation_id = $1 AND a.name_key % w.key
-                 ORDER BY score DESC LIMIT $3)
-             ) m
-             WHERE m.score >= $4
-             ORDER BY m.id, m.score DESC
-           ) best
-           ORDER BY best.score DESC, best.name, best.id
-           LIMIT $5
-         ) c`,
-      // Twice the suggestions from each side: a skill found by its name and an alias counts once.
-      [organisationId, keys, MAX_SUGGESTIONS * 2, MIN_SUGGESTION_SCORE, MAX_SUGGESTIONS],
-    );
-    return rows;
+    return this.database
+      .manager(manager)
+      .query<Suggestion[]>(
+        `SELECT key, id, name, matched_on AS "matchedOn", score FROM skill_suggestions_v1($1, $2, $3, $4)`,
+        [organisationId, keys, MIN_SUGGESTION_SCORE, MAX_SUGGESTIONS],
+      );
   }
 }
