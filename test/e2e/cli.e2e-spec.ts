@@ -1,8 +1,8 @@
-import { NestExpressApplication } from '@nestjs/platform-express';
 import request from 'supertest';
 import { runCli } from '../../src/cli/run-cli';
-import { createTestApp, dataSourceOf, testConfig } from '../support/app';
+import { dataSourceOf, testConfig } from '../support/app';
 import { ProbeModule } from '../support/probe.module';
+import { useTestApp } from '../support/use-test-app';
 
 /** Runs a command in-process and captures what it prints. */
 async function cli(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -23,13 +23,8 @@ function onlyJsonObject(stdout: string): Record<string, unknown> {
 }
 
 describe('operator command line', () => {
-  let app: NestExpressApplication;
+  const suite = useTestApp({ imports: [ProbeModule], tenant: 'none' });
   const orgName = `Acme ${Math.random().toString(36).slice(2)}`;
-
-  beforeAll(async () => {
-    app = await createTestApp({}, [ProbeModule]);
-  });
-  afterAll(() => app.close());
 
   it('creates an organisation, prints exactly one JSON object, and refuses a duplicate name', async () => {
     const created = await cli('org', 'create', orgName, '--json');
@@ -54,7 +49,9 @@ describe('operator command line', () => {
       key: expect.stringMatching(/^sk_/),
     });
 
-    const probe = await request(app.getHttpServer()).get('/api/v1/probe').set('Authorization', `Bearer ${key.key}`);
+    const probe = await request(suite.app.getHttpServer())
+      .get('/api/v1/probe')
+      .set('Authorization', `Bearer ${key.key}`);
     expect(probe.body.data).toEqual({ organisationId: key.organisationId });
 
     const byId = await cli('api-key', 'create', '--org', key.organisationId, '--json');
@@ -70,7 +67,7 @@ describe('operator command line', () => {
       id: string;
       key: string;
     };
-    const [row] = await dataSourceOf(app).query('SELECT * FROM api_keys WHERE id = $1', [created.id]);
+    const [row] = await dataSourceOf(suite.app).query('SELECT * FROM api_keys WHERE id = $1', [created.id]);
     expect(JSON.stringify(row)).not.toContain(created.key);
     expect(row.key_hash).toMatch(/^[0-9a-f]{64}$/);
   });
@@ -159,7 +156,7 @@ describe('operator command line', () => {
         },
       ],
     });
-    const [hashed] = await dataSourceOf(app).query('SELECT key_hash FROM api_keys WHERE id = $1', [first.id]);
+    const [hashed] = await dataSourceOf(suite.app).query('SELECT key_hash FROM api_keys WHERE id = $1', [first.id]);
     for (const secret of [first.key, second.key, hashed.key_hash]) expect(listed.stdout).not.toContain(secret);
 
     const text = await cli('api-key', 'list', '--org', organisationId);
@@ -200,7 +197,7 @@ describe('operator command line', () => {
     expect(Date.parse(key.expiresAt)).toBeGreaterThanOrEqual(before + ninetyDays);
     expect(Date.parse(key.expiresAt)).toBeLessThanOrEqual(Date.now() + ninetyDays);
 
-    const server = app.getHttpServer();
+    const server = suite.app.getHttpServer();
     const bearer = `Bearer ${key.key}`;
     expect((await request(server).get('/api/v1/employees').set('Authorization', bearer)).status).toBe(200);
     const write = await request(server).post('/api/v1/employees').set('Authorization', bearer).send({});

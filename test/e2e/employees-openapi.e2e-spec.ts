@@ -1,6 +1,5 @@
-import { NestExpressApplication } from '@nestjs/platform-express';
 import { apiClient } from '../support/api-client';
-import { createTestApp } from '../support/app';
+import { useTestApp } from '../support/use-test-app';
 
 interface OpenApiDocument {
   paths: Record<
@@ -15,18 +14,16 @@ interface OpenApiDocument {
 
 /** The OpenAPI document describes every endpoint of employees, employee skills, ratings and skills. */
 describe('OpenAPI of employees, skills and ratings', () => {
-  let app: NestExpressApplication;
+  const suite = useTestApp({ tenant: 'none' });
   let document: OpenApiDocument;
 
   beforeAll(async () => {
-    app = await createTestApp();
     document = (
-      await apiClient(() => app)
+      await apiClient(() => suite.app)
         .get('/openapi.json')
         .expect(200)
     ).body;
   });
-  afterAll(() => app.close());
 
   const dataSchemaRef = (path: string, method: string, status: string): string => {
     const data = document.paths[path][method].responses[status].content['application/json'].schema.properties.data;

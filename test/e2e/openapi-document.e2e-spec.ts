@@ -1,10 +1,8 @@
-import { NestExpressApplication } from '@nestjs/platform-express';
 import type { ParameterObject, ReferenceObject, ResponseObject, SchemaObject } from '@nestjs/swagger';
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
 import { parse } from 'yaml';
 import { apiClient } from '../support/api-client';
-import { createTenant, createTestApp, TestTenant } from '../support/app';
 import {
   documentChecker,
   OpenAPIObject,
@@ -13,6 +11,7 @@ import {
   ResponseToCheck,
   servedDocument,
 } from '../support/openapi-document';
+import { useTestApp } from '../support/use-test-app';
 
 /** Every schema object of the document, wherever it sits, with where. */
 function schemasIn(node: unknown, where = '#'): Array<{ where: string; schema: SchemaObject }> {
@@ -28,22 +27,15 @@ const refName = (node: unknown) => (node as ReferenceObject).$ref.split('/').pop
 
 /** What the document says beyond the shape of each resource: the conventions every operation follows. */
 describe('the OpenAPI document describes what the service answers', () => {
-  let app: NestExpressApplication;
-  let tenant: TestTenant;
+  const suite = useTestApp({ tenant: 'once' });
   let document: OpenAPIObject;
 
-  beforeAll(async () => {
-    app = await createTestApp();
-    tenant = await createTenant(app);
-    document = servedDocument(app);
+  beforeAll(() => {
+    document = servedDocument(suite.app);
   });
-  afterAll(() => app.close());
 
-  const api = apiClient(
-    () => app,
-    () => tenant,
-  );
-  const withoutKey = apiClient(() => app);
+  const api = suite.api;
+  const withoutKey = apiClient(() => suite.app);
   const operations = () => operationsOf(document);
   const resolved = (response: ResponseObject | ReferenceObject): ResponseObject =>
     '$ref' in response ? (document.components!.responses![refName(response)!] as ResponseObject) : response;
@@ -222,7 +214,7 @@ describe('the OpenAPI document describes what the service answers', () => {
 
   it('holds every response of the suite to it: the check refuses what the document does not say', async () => {
     const answer = await api.get('/skills').expect(200);
-    const checker = documentChecker(app);
+    const checker = documentChecker(suite.app);
     const response: ResponseToCheck = { status: answer.status, headers: answer.headers, body: answer.body };
     expect(checker.problems('get', '/api/v1/skills', response)).toEqual([]);
     const problems = (changed: Partial<ResponseToCheck>) =>
@@ -273,7 +265,7 @@ describe('the OpenAPI document describes what the service answers', () => {
     }
     // The stricter check closes every object, so that only one branch matches: alone, it let this through.
     expect(problems).not.toContain('[no undocumented property]');
-    expect(documentChecker(app).problems('get', '/api/v1/skills', response)).toEqual([]);
+    expect(documentChecker(suite.app).problems('get', '/api/v1/skills', response)).toEqual([]);
   });
 
   it('titles the documentation page after the API', async () => {

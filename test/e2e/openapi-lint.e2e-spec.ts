@@ -1,9 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { NestExpressApplication } from '@nestjs/platform-express';
-import { createTestApp } from '../support/app';
 import { servedDocument } from '../support/openapi-document';
 import { RULESETS, runTool, workDirectory, writeDocument } from '../support/openapi-tools';
+import { useTestApp } from '../support/use-test-app';
 
 interface RedoclyReport {
   totals: { errors: number; warnings: number };
@@ -27,19 +26,15 @@ const listed = (results: Array<{ rule: string; where: string; message: string }>
 jest.setTimeout(120_000);
 
 describe('the OpenAPI document passes third-party linters', () => {
-  let app: NestExpressApplication;
+  const suite = useTestApp({ tenant: 'none' });
   let directory: ReturnType<typeof workDirectory>;
   let file: string;
 
-  beforeAll(async () => {
-    app = await createTestApp();
+  beforeAll(() => {
     directory = workDirectory('openapi-lint');
-    file = writeDocument(directory.path, servedDocument(app));
+    file = writeDocument(directory.path, servedDocument(suite.app));
   });
-  afterAll(async () => {
-    directory.remove();
-    await app.close();
-  });
+  afterAll(() => directory.remove());
 
   const spectral = async (ruleset: string): Promise<SpectralResult[]> => {
     const run = await runTool(
