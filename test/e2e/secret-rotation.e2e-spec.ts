@@ -14,6 +14,10 @@ import { testCertificate, TrustCertificateModule } from '../support/tls';
 import { waitUntil } from '../support/wait-until';
 import { verifyStandardSignature, WebhookReceiver } from '../support/webhook-receiver';
 
+// Each test starts instances of its own and waits on deliveries: on the embedded database, beside the other
+// worker, more than Jest's 30 s.
+jest.setTimeout(90_000);
+
 const OLD_SECRET = Buffer.from(TEST_SERVICE_SECRET_KEY, 'hex');
 const NEW_SECRET = Buffer.alloc(32, 0xfe);
 const ENDPOINT_SECRET = 'rotation-endpoint-secret';
