@@ -3,7 +3,7 @@ import type { PageFields } from '../../pagination/pagination';
 import { ConsoleViewer } from '../http/console-request';
 import { Html, html } from '../http/html';
 import { Flash, signedInPage } from '../layout/layout';
-import { filterForm, pager, table } from '../layout/table';
+import { filterForm, pager, searchField, table } from '../layout/table';
 
 const EMPLOYEES = '/console/employees';
 
@@ -76,17 +76,7 @@ export function employeesPage(viewer: ConsoleViewer, view: EmployeesView, flash:
       </p>
       ${filterForm(
         EMPLOYEES,
-        html`<div class="grow">
-            <label for="employee-search">Search</label>
-            <input
-              id="employee-search"
-              name="search"
-              type="search"
-              maxlength="200"
-              value="${view.search}"
-              aria-describedby="employee-search-hint"
-            />
-          </div>
+        html`${searchField('employee-search', view.search, 'employee-search-hint')}
           <div>
             <label for="employee-status">Status</label>
             <select id="employee-status" name="status">

@@ -61,6 +61,17 @@ export function toolbar(action: string, label: string): Html {
 }
 
 /**
+ * A filter form's search box (`search`, as the API's lists take it), its hint given by `hintId`: the page writes
+ * the hint below the form.
+ */
+export function searchField(id: string, value: string, hintId: string): Html {
+  return html`<div class="grow">
+    <label for="${id}">Search</label>
+    <input id="${id}" name="search" type="search" maxlength="200" value="${value}" aria-describedby="${hintId}" />
+  </div>`;
+}
+
+/**
  * The filters above a list: a GET form of labelled controls (`fields`) and its button, named `name` for a screen
  * reader; a search landmark when it searches.
  */

@@ -4,7 +4,7 @@ import type { SkillGroupDetailResponse, SkillGroupResponse } from '../../skills/
 import { ConsoleViewer } from '../http/console-request';
 import { Html, html } from '../http/html';
 import { signedInPage } from '../layout/layout';
-import { filterForm, pager, table } from '../layout/table';
+import { filterForm, pager, searchField, table } from '../layout/table';
 
 export const SKILLS = '/console/skills';
 
@@ -69,22 +69,10 @@ function groupTree(groups: SkillGroupResponse[], labelledBy: string, empty: stri
 }
 
 function searchForm(search: string): Html {
-  return html`${filterForm(
-      SKILLS,
-      html`<div class="grow">
-        <label for="skill-search">Search</label>
-        <input
-          id="skill-search"
-          name="search"
-          type="search"
-          maxlength="200"
-          value="${search}"
-          aria-describedby="skill-search-hint"
-        />
-      </div>`,
-      'Search',
-      { name: 'Skills', search: true },
-    )}
+  return html`${filterForm(SKILLS, searchField('skill-search', search, 'skill-search-hint'), 'Search', {
+      name: 'Skills',
+      search: true,
+    })}
     <p class="muted hint" id="skill-search-hint">Part of a name or of an alias.</p>`;
 }
 
