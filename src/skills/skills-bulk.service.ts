@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { BulkResult, PlannedChange } from '../bulk/bulk';
 import { stringField, upsertItems, UpsertRules } from '../bulk/bulk-upsert';
+import { BulkWriteGate } from '../bulk/bulk-write-gate';
 import { Database } from '../database/database';
 import { WriteContext } from '../database/write-context';
 import { changesBetween } from '../events/changes';
@@ -10,6 +11,7 @@ import { CreateSkillDto } from './dto/create-skill.dto';
 import { SkillRecord, toSkillResponse } from './dto/skill.response';
 import { UpdateSkillDto } from './dto/update-skill.dto';
 import { applyChanges, newSkill } from './skill-changes';
+import { SkillLinksRepository } from './skill-links.repository';
 import { SkillsRepository } from './skills.repository';
 
 /**
@@ -24,7 +26,9 @@ export class SkillsBulkService {
   constructor(
     private readonly database: Database,
     skills: SkillsRepository,
+    links: SkillLinksRepository,
     private readonly events: DomainEvents,
+    private readonly gate: BulkWriteGate,
   ) {
     this.rules = {
       repository: skills,
@@ -34,6 +38,7 @@ export class SkillsBulkService {
         return name === undefined ? undefined : nameKey(name);
       },
       storedKeyOf: (skill) => skill.nameKey ?? nameKey(skill.name),
+      lockPlanned: (organisationId, planned, manager) => links.lockNames(organisationId, planned, manager),
       duplicateKeyMessage: 'An earlier item of this request has this name',
       create: { body: CreateSkillDto, build: newSkill },
       update: { body: UpdateSkillDto, apply: applyChanges },
@@ -42,7 +47,9 @@ export class SkillsBulkService {
   }
 
   upsert(organisationId: string, items: unknown[], write: WriteContext): Promise<BulkResult> {
-    return upsertItems(this.database, this.events, organisationId, items, this.rules, write);
+    return this.gate.run(write, () =>
+      upsertItems(this.database, this.events, organisationId, items, this.rules, write),
+    );
   }
 }
 

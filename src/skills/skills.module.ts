@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { BulkWriteGate } from '../bulk/bulk-write-gate';
 import { ListCursors } from '../pagination/cursor';
 import { EscoImportService } from './esco/esco-import.service';
 import { SkillGroupsController } from './groups/skill-groups.controller';
@@ -15,6 +16,7 @@ import { SkillsService } from './skills.service';
 @Module({
   controllers: [SkillsController, SkillGroupsController],
   providers: [
+    BulkWriteGate,
     SkillsService,
     SkillsBulkService,
     SkillsRepository,
