@@ -53,6 +53,12 @@ export interface UpsertRules<T extends Upsertable, C extends object, U extends o
   /** What the POST or PATCH would have recorded for the change, as of `now`. */
   eventsOf(change: PlannedChange<T>, now: Date): E[];
   /**
+   * Locks, before anything is written and in one order for every writer, what writing the planned resources
+   * locks (unique names): when the set-based write fails, the items are written one by one, and locks taken item
+   * by item, in item order, could wait in a circle with another writer's (a deadlock, 500).
+   */
+  lockPlanned?(organisationId: string, resources: T[], manager: EntityManager): Promise<void>;
+  /**
    * Checks the valid items' changes against their locked resources before anything is written (the versions
    * an item names: If-Match and Base-Version item by item), failing the items it refuses with an AppError each.
    */
@@ -87,6 +93,13 @@ export function upsertItems<T extends Upsertable, C extends object, U extends ob
     if (rules.checkPlanned) {
       await rules.checkPlanned(organisationId, items, planned, manager);
       planned = planned.filter((change) => change.outcome.pending);
+    }
+    if (rules.lockPlanned) {
+      await rules.lockPlanned(
+        organisationId,
+        planned.map((change) => change.after),
+        manager,
+      );
     }
     const { repository } = rules;
     const written = await writeChanges(database, manager, planned, {

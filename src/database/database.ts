@@ -40,6 +40,11 @@ export class Database {
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
+  /** The most connections this process opens to the primary at once (its pool's size). */
+  get poolSize(): number {
+    return (this.dataSource.options.extra as { max: number }).max;
+  }
+
   /**
    * The manager a query runs with: the caller's transaction, else the pool of the replica the request reads on
    * (a GET under /api/v1 with DATABASE_REPLICA_URLS, read-routing.interceptor.ts), else the primary's pool.

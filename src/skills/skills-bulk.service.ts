@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { BulkResult, failItemOn, PlannedChange } from '../bulk/bulk';
 import { stringField, upsertItems, UpsertRules } from '../bulk/bulk-upsert';
+import { BulkWriteGate } from '../bulk/bulk-write-gate';
 import { Database } from '../database/database';
 import { WriteContext } from '../database/write-context';
 import { ValidationError } from '../errors/errors';
@@ -12,6 +13,7 @@ import { BulkSkillUpdateDto } from './dto/bulk-skills.dto';
 import { CreateSkillDto } from './dto/create-skill.dto';
 import { SkillRecord, toSkillResponse } from './dto/skill.response';
 import { applyChanges, changedFields, newSkill } from './skill-changes';
+import { SkillLinksRepository } from './skill-links.repository';
 import { SkillsRepository } from './skills.repository';
 import { SkillsService } from './skills.service';
 
@@ -27,8 +29,10 @@ export class SkillsBulkService {
   constructor(
     private readonly database: Database,
     skills: SkillsRepository,
+    links: SkillLinksRepository,
     private readonly events: DomainEvents,
     private readonly service: SkillsService,
+    private readonly gate: BulkWriteGate,
   ) {
     this.rules = {
       repository: skills,
@@ -38,6 +42,7 @@ export class SkillsBulkService {
         return name === undefined ? undefined : nameKey(name);
       },
       storedKeyOf: (skill) => skill.nameKey ?? nameKey(skill.name),
+      lockPlanned: (organisationId, planned, manager) => links.lockNames(organisationId, planned, manager),
       duplicateKeyMessage: 'An earlier item of this request has this name',
       create: { body: CreateSkillDto, build: newSkill },
       update: {
@@ -51,7 +56,9 @@ export class SkillsBulkService {
   }
 
   upsert(organisationId: string, items: unknown[], write: WriteContext): Promise<BulkResult> {
-    return upsertItems(this.database, this.events, organisationId, items, this.rules, write);
+    return this.gate.run(write, () =>
+      upsertItems(this.database, this.events, organisationId, items, this.rules, write),
+    );
   }
 
   /**

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { BulkWriteGate } from '../bulk/bulk-write-gate';
 import { ListCursors } from '../pagination/cursor';
 import { VersionsModule } from '../versions/versions.module';
 import { EscoImportService } from './esco/esco-import.service';
@@ -17,6 +18,7 @@ import { SkillsService } from './skills.service';
   imports: [VersionsModule],
   controllers: [SkillsController, SkillGroupsController],
   providers: [
+    BulkWriteGate,
     SkillsService,
     SkillsBulkService,
     SkillsRepository,
