@@ -8,7 +8,7 @@ const MAX_VERSION = 2_147_483_647;
 
 function ItemVersion(description: string) {
   return applyDecorators(
-    ApiPropertyOptional({ type: 'integer', minimum: 1, description }),
+    ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: MAX_VERSION, description }),
     IsOptionalNotNull(),
     IsInt(),
     Min(1),

@@ -43,6 +43,7 @@ describe('skill groups: a polyhierarchy without circles', () => {
       ],
       createdAt: expect.any(String),
       updatedAt: created.body.data.createdAt,
+      version: 1,
     });
     const detail = await get<SkillGroupDetailResponse>(`/skill-groups/${created.body.data.id}`).expect(200);
     expect(detail.body.data).toEqual({ ...created.body.data, skillCount: 0 });

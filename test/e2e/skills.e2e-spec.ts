@@ -30,6 +30,7 @@ describe('skills', () => {
           ratingScaleType: 'NUMERIC',
           createdAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
           updatedAt: response.body.data.createdAt,
+          version: 1,
         },
       });
     });
@@ -163,6 +164,7 @@ describe('skills', () => {
         ratingScaleMax: 10,
         ratingScaleType: 'STAR',
         updatedAt: response.body.data.updatedAt,
+        version: 2,
       };
       expect(response.body).toEqual({ success: true, data: expected });
       expect(Date.parse(expected.updatedAt)).toBeGreaterThan(Date.parse(skill.updatedAt));

@@ -12,7 +12,12 @@ export const INT32_MAX = 2147483647;
 /** `ratingScaleMin` or `ratingScaleMax`: an integer; `defaultValue` where a POST has one. */
 export function ScaleBound(defaultValue?: number) {
   return applyDecorators(
-    ApiPropertyOptional({ type: 'integer', ...(defaultValue === undefined ? {} : { default: defaultValue }) }),
+    ApiPropertyOptional({
+      type: 'integer',
+      minimum: INT32_MIN,
+      maximum: INT32_MAX,
+      ...(defaultValue === undefined ? {} : { default: defaultValue }),
+    }),
     IsOptionalNotNull(),
     IsInt(),
     Min(INT32_MIN),
