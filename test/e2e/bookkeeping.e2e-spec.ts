@@ -1,15 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { NestExpressApplication } from '@nestjs/platform-express';
 import { Client } from 'pg';
 import { ApiKeysService } from '../../src/auth/api-keys.service';
 import { OrganisationsService } from '../../src/auth/organisations.service';
 import { BulkItemResultResponse } from '../../src/bulk/bulk';
 import { ConflictError } from '../../src/errors/errors';
 import { apiClient, checkedRequest } from '../support/api-client';
-import { createTenant, createTestApp, TestTenant } from '../support/app';
+import { createTenant, TestTenant } from '../support/app';
 import { itWithConcurrentSessions, NEEDS_A_SERVER, onEmbeddedDatabase } from '../support/database-kind';
 import { createEmployee, createSkill, unique } from '../support/people.factory';
+import { useTestApp } from '../support/use-test-app';
+import { waitUntil } from '../support/wait-until';
 
 /** A session of its own beside the app's pool (direct, when the run goes through PgBouncer). */
 async function ownSession(): Promise<Client> {
@@ -74,14 +75,12 @@ async function openServerLog(client: Client): Promise<ServerLog | string> {
 }
 
 describe('bookkeeping writes (issue 41)', () => {
-  let app: NestExpressApplication;
+  const suite = useTestApp({ tenant: 'none' });
   let tenant: TestTenant;
 
   beforeAll(async () => {
-    app = await createTestApp();
-    tenant = await createTenant(app, 'Bookkeeping');
+    tenant = await createTenant(suite.app, 'Bookkeeping');
   });
-  afterAll(() => app.close());
 
   const LOCK_MS = 8000;
   const KEYS = 20;
@@ -91,10 +90,10 @@ describe('bookkeeping writes (issue 41)', () => {
     async () => {
       const keys = [];
       for (let index = 0; index < KEYS; index++) {
-        keys.push(await app.get(ApiKeysService).create(tenant.organisationId, { name: `first use ${index}` }));
+        keys.push(await suite.app.get(ApiKeysService).create(tenant.organisationId, { name: `first use ${index}` }));
       }
       // A key in use before the lock: its reads must go on too.
-      await checkedRequest(app).get('/api/v1/me').set('Authorization', tenant.bearer).expect(200);
+      await checkedRequest(suite.app).get('/api/v1/me').set('Authorization', tenant.bearer).expect(200);
 
       const locker = await ownSession();
       const answers: Array<{ status: number; ms: number; at: number }> = [];
@@ -107,10 +106,12 @@ describe('bookkeeping writes (issue 41)', () => {
         for (const [index, key] of keys.entries()) {
           await sleep(Math.max(0, lockedAt + index * spacing - Date.now()));
           const at = Date.now();
-          const { status } = await checkedRequest(app).get('/api/v1/me').set('Authorization', `Bearer ${key.key}`);
+          const { status } = await checkedRequest(suite.app)
+            .get('/api/v1/me')
+            .set('Authorization', `Bearer ${key.key}`);
           answers.push({ status, ms: Date.now() - at, at });
           const old = Date.now();
-          const { status: oldStatus } = await checkedRequest(app)
+          const { status: oldStatus } = await checkedRequest(suite.app)
             .get('/api/v1/employees')
             .set('Authorization', tenant.bearer);
           answers.push({ status: oldStatus, ms: Date.now() - old, at: old });
@@ -128,16 +129,18 @@ describe('bookkeeping writes (issue 41)', () => {
         expect(answers.filter(({ status }) => status !== 200)).toEqual([]);
         expect(Math.max(...answers.map(({ ms }) => ms))).toBeLessThan(1000);
 
-        const unlockedAt = Date.now();
-        let written: Array<{ id: string; last_used_at: Date | null }> = [];
-        while (Date.now() - unlockedAt < 60_000) {
-          ({ rows: written } = await locker.query('SELECT id, last_used_at FROM api_keys WHERE id = ANY ($1::uuid[])', [
-            keys.map((key) => key.id),
-          ]));
-          if (written.every((row) => row.last_used_at !== null)) break;
-          await sleep(250);
-        }
-        expect(written.filter((row) => row.last_used_at === null)).toEqual([]);
+        const ids = keys.map((key) => key.id);
+        const written = await waitUntil(
+          async () => {
+            const { rows } = await locker.query<{ id: string; last_used_at: Date | null }>(
+              'SELECT id, last_used_at FROM api_keys WHERE id = ANY ($1::uuid[])',
+              [ids],
+            );
+            return rows.every((row) => row.last_used_at !== null) && rows;
+          },
+          "every key's last use is written",
+          { timeoutMs: 60_000, intervalMs: 250 },
+        );
         // Each key's last use is its request's time, written once the lock went.
         const firstUses = answers.filter((_answer, index) => index % 2 === 0);
         for (const [index, key] of keys.entries()) {
@@ -162,15 +165,15 @@ describe('bookkeeping writes (issue 41)', () => {
         return;
       }
       const { post, patch } = apiClient(
-        () => app,
+        () => suite.app,
         () => tenant,
       );
       const conflict = (message: string) => ({ success: false, error: { code: 'CONFLICT', message } });
-      const taken = await createEmployee(app, tenant);
-      const other = await createEmployee(app, tenant);
-      const third = await createEmployee(app, tenant);
-      const skill = await createSkill(app, tenant);
-      const otherSkill = await createSkill(app, tenant);
+      const taken = await createEmployee(suite.app, tenant);
+      const other = await createEmployee(suite.app, tenant);
+      const third = await createEmployee(suite.app, tenant);
+      const skill = await createSkill(suite.app, tenant);
+      const otherSkill = await createSkill(suite.app, tenant);
       const numberTaken = 'An employee with this personnelNumber already exists';
       const emailTaken = 'An employee with this businessEmail already exists';
       const nameTaken = 'A skill with this name already exists';
@@ -226,8 +229,8 @@ describe('bookkeeping writes (issue 41)', () => {
       // An organisation's name (the command line's `org create`).
       const organisation = `Bookkeeping ${randomUUID()}`;
       values.push(organisation);
-      await app.get(OrganisationsService).create(organisation);
-      await expect(app.get(OrganisationsService).create(organisation.toUpperCase())).rejects.toBeInstanceOf(
+      await suite.app.get(OrganisationsService).create(organisation);
+      await expect(suite.app.get(OrganisationsService).create(organisation.toUpperCase())).rejects.toBeInstanceOf(
         ConflictError,
       );
 
@@ -249,8 +252,10 @@ describe('bookkeeping writes (issue 41)', () => {
           control,
         ]),
       ).rejects.toThrow('organisations_name_key');
-      await sleep(500);
-      expect((await log.since()).toLowerCase()).toContain(control.toLowerCase());
+      await waitUntil(
+        async () => (await log.since()).toLowerCase().includes(control.toLowerCase()),
+        "the control's violation is in the server log",
+      );
     } finally {
       await reader.end();
     }

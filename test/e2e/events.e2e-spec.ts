@@ -1,4 +1,3 @@
-import { NestExpressApplication } from '@nestjs/platform-express';
 import { Client } from 'pg';
 import type { EntityManager } from 'typeorm';
 import { Database } from '../../src/database/database';
@@ -11,6 +10,8 @@ import { createTenant, createTestApp, dataSourceOf, TestTenant } from '../suppor
 import { itWithConcurrentSessions, NEEDS_A_SERVER } from '../support/database-kind';
 import { readFeed } from '../support/event-feed';
 import { publishMadeUp } from '../support/made-up-events';
+import { useTestApp } from '../support/use-test-app';
+import { waitUntil } from '../support/wait-until';
 
 interface FeedEvent {
   id: string;
@@ -28,29 +29,28 @@ interface FeedPage {
 const RETENTION_LOCK_KEY = 4_725_173_012;
 
 describe('events feed: GET /events', () => {
-  let app: NestExpressApplication;
+  const suite = useTestApp({ tenant: 'none' });
   let tenant: TestTenant;
   let other: TestTenant;
 
   beforeAll(async () => {
-    app = await createTestApp();
-    tenant = await createTenant(app);
-    other = await createTenant(app);
+    tenant = await createTenant(suite.app);
+    other = await createTenant(suite.app);
   });
-  afterAll(() => app.close());
 
   const as = (who: TestTenant) =>
     apiClient(
-      () => app,
+      () => suite.app,
       () => who,
     );
 
   /** Publishes a domain event inside a transaction of its own, as the feature services do. */
   const publish = (who: TestTenant, name: DomainEventName, data: object, occurredAt = new Date()) =>
-    app
+    suite.app
       .get(Database)
       .transaction(
-        (manager) => publishMadeUp(app.get(DomainEvents), manager, who.organisationId, { name, data, occurredAt }),
+        (manager) =>
+          publishMadeUp(suite.app.get(DomainEvents), manager, who.organisationId, { name, data, occurredAt }),
         cliWrite(),
       );
 
@@ -64,7 +64,7 @@ describe('events feed: GET /events', () => {
   const marks = (events: FeedEvent[]) => events.map((event) => event.data.mark);
 
   it('lists every event of the API calls, oldest first, as {id, event, timestamp, data, changes?, actor, requestId}, with no endpoint subscribed', async () => {
-    const own = await createTenant(app);
+    const own = await createTenant(suite.app);
     const { post, patch, del } = as(own);
     const created = (
       await post('/employees', {
@@ -120,12 +120,12 @@ describe('events feed: GET /events', () => {
   });
 
   it('keeps the exact body of the event: the feed shows what a webhook would carry', async () => {
-    const own = await createTenant(app);
+    const own = await createTenant(suite.app);
     const occurredAt = new Date('2026-03-01T08:00:00.123Z');
     const data = { id: newId(), name: 'Ünïcode ✓ "quoted"', nested: { list: [1, null, 'x'] } };
     await publish(own, 'position.updated', data, occurredAt);
     const [event] = await readAll(own, (all) => all.length === 1);
-    const [row] = await dataSourceOf(app).query(`SELECT body FROM events WHERE id = $1`, [event.id]);
+    const [row] = await dataSourceOf(suite.app).query(`SELECT body FROM events WHERE id = $1`, [event.id]);
     expect(JSON.parse((row.body as Buffer).toString('utf8'))).toEqual({
       event: event.event,
       timestamp: event.timestamp,
@@ -144,7 +144,7 @@ describe('events feed: GET /events', () => {
   });
 
   it('pages with after and limit: meta tells whether more are ready and the next after', async () => {
-    const own = await createTenant(app);
+    const own = await createTenant(suite.app);
     for (let mark = 1; mark <= 5; mark++) await publish(own, 'employee.created', { mark });
     const all = await readAll(own, (events) => events.length === 5);
     expect(marks(all)).toEqual([1, 2, 3, 4, 5]);
@@ -169,7 +169,7 @@ describe('events feed: GET /events', () => {
   });
 
   it('filters by event name, also after an event of another name', async () => {
-    const own = await createTenant(app);
+    const own = await createTenant(suite.app);
     await publish(own, 'employee.created', { mark: 'a' });
     await publish(own, 'skill.rated', { mark: 'b' });
     await publish(own, 'employee.created', { mark: 'c' });
@@ -183,8 +183,8 @@ describe('events feed: GET /events', () => {
   });
 
   it("never lists another organisation's events, and refuses its event ids as after", async () => {
-    const mine = await createTenant(app);
-    const theirs = await createTenant(app);
+    const mine = await createTenant(suite.app);
+    const theirs = await createTenant(suite.app);
     await publish(mine, 'employee.created', { mark: 'mine' });
     await publish(theirs, 'employee.created', { mark: 'theirs' });
     expect(marks(await readAll(mine, (events) => events.length === 1))).toEqual(['mine']);
@@ -198,7 +198,7 @@ describe('events feed: GET /events', () => {
   });
 
   it('never lists the webhook.test ping, and refuses it as after', async () => {
-    const own = await createTenant(app);
+    const own = await createTenant(suite.app);
     const endpoint = (
       await as(own)
         .post('/webhooks', { url: 'https://127.0.0.1:1/ping', events: ['skill.rated'] })
@@ -211,10 +211,10 @@ describe('events feed: GET /events', () => {
   });
 
   it('lists nothing of a change that rolls back', async () => {
-    const own = await createTenant(app);
+    const own = await createTenant(suite.app);
     await expect(
-      app.get(Database).transaction(async (manager) => {
-        await publishMadeUp(app.get(DomainEvents), manager, own.organisationId, {
+      suite.app.get(Database).transaction(async (manager) => {
+        await publishMadeUp(suite.app.get(DomainEvents), manager, own.organisationId, {
           name: 'employee.created',
           data: { mark: 'gone' },
         });
@@ -224,7 +224,7 @@ describe('events feed: GET /events', () => {
     await publish(own, 'employee.created', { mark: 'kept' });
     expect(marks(await readAll(own, (events) => events.length >= 1))).toEqual(['kept']);
     expect(
-      await dataSourceOf(app).query(`SELECT 1 FROM events WHERE organisation_id = $1`, [own.organisationId]),
+      await dataSourceOf(suite.app).query(`SELECT 1 FROM events WHERE organisation_id = $1`, [own.organisationId]),
     ).toHaveLength(1);
   });
 
@@ -248,7 +248,7 @@ describe('events feed: GET /events', () => {
 
   it('needs an API key', async () => {
     const response = await apiClient(
-      () => app,
+      () => suite.app,
       () => ({ ...tenant, bearer: 'Bearer sk_unknown' }),
     )
       .get('/events')
@@ -265,7 +265,7 @@ describe('events feed: GET /events', () => {
   itWithConcurrentSessions(
     `lists an event only once every older transaction has ended, so one committed later never sorts before those listed ${NEEDS_A_SERVER}`,
     async () => {
-      const own = await createTenant(app);
+      const own = await createTenant(suite.app);
       await publish(own, 'employee.created', { mark: 'before' });
       await readAll(own, (events) => events.length === 1);
 
@@ -274,9 +274,9 @@ describe('events feed: GET /events', () => {
       const slowMayCommit = new Promise<void>((resolve) => (commitSlow = resolve));
       let slowRecorded!: () => void;
       const slowHasRecorded = new Promise<void>((resolve) => (slowRecorded = resolve));
-      const slow = app.get(Database).transaction(async (manager) => {
+      const slow = suite.app.get(Database).transaction(async (manager) => {
         await takeTransactionId(manager);
-        await publishMadeUp(app.get(DomainEvents), manager, own.organisationId, {
+        await publishMadeUp(suite.app.get(DomainEvents), manager, own.organisationId, {
           name: 'employee.created',
           data: { mark: 'slow' },
         });
@@ -302,7 +302,7 @@ describe('events feed: GET /events', () => {
   itWithConcurrentSessions(
     `shows every event exactly once, in an order that never changes, to a reader paging while writers commit in random order ${NEEDS_A_SERVER}`,
     async () => {
-      const own = await createTenant(app);
+      const own = await createTenant(suite.app);
       // Writers on a second instance, so their transactions never wait for the reader's connections.
       const writers = await createTestApp();
       const writersCount = 4;
@@ -363,18 +363,15 @@ describe('events feed: GET /events', () => {
   );
 
   describe('retention', () => {
-    const run = async (): Promise<NonNullable<RetentionReport>> => {
-      // Another test app may be pruning at this moment: its run holds the lock only for milliseconds.
-      for (let attempt = 0; attempt < 50; attempt++) {
-        const report = await app.get(RetentionJob).run();
-        if (report) return report;
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-      throw new Error('the retention lock stayed taken');
-    };
+    // Another test app may be pruning at this moment: its run holds the lock only for milliseconds.
+    const run = (): Promise<NonNullable<RetentionReport>> =>
+      waitUntil(async () => (await suite.app.get(RetentionJob).run()) ?? undefined, 'the retention lock is free', {
+        timeoutMs: 5000,
+        intervalMs: 100,
+      });
 
     it('deletes events recorded more than EVENT_RETENTION_DAYS (30) ago with their deliveries, and keeps younger ones', async () => {
-      const own = await createTenant(app);
+      const own = await createTenant(suite.app);
       const endpoint = (
         await as(own)
           .post('/webhooks', { url: 'https://hooks.example.com/r', events: ['employee.created'] })
@@ -383,14 +380,14 @@ describe('events feed: GET /events', () => {
       for (const mark of ['expired', 'almost', 'fresh']) await publish(own, 'employee.created', { mark });
       const events = await readAll(own, (all) => all.length === 3);
       const age = (id: string, days: number) =>
-        dataSourceOf(app).query(`UPDATE events SET created_at = now() - make_interval(days => $2) WHERE id = $1`, [
-          id,
-          days,
-        ]);
+        dataSourceOf(suite.app).query(
+          `UPDATE events SET created_at = now() - make_interval(days => $2) WHERE id = $1`,
+          [id, days],
+        );
       await age(events[0].id, 31);
       await age(events[1].id, 29);
       const deliveries = () =>
-        dataSourceOf(app).query(
+        dataSourceOf(suite.app).query(
           // By event: one endpoint's deliveries of events recorded in one millisecond tie on created_at and
           // on their ids' time prefix, while the process's event ids (UUID v7) keep their order.
           `SELECT event_id FROM webhook_deliveries WHERE endpoint_id = $1 ORDER BY event_id`,
@@ -422,10 +419,10 @@ describe('events feed: GET /events', () => {
     itWithConcurrentSessions(
       `does nothing while another instance holds the retention lock ${NEEDS_A_SERVER}`,
       async () => {
-        const own = await createTenant(app);
+        const own = await createTenant(suite.app);
         await publish(own, 'employee.created', { mark: 'expired' });
         const [event] = await readAll(own, (all) => all.length === 1);
-        await dataSourceOf(app).query(`UPDATE events SET created_at = now() - interval '31 days' WHERE id = $1`, [
+        await dataSourceOf(suite.app).query(`UPDATE events SET created_at = now() - interval '31 days' WHERE id = $1`, [
           event.id,
         ]);
         const holder = new Client({ connectionString: process.env.TEST_DATABASE_URL });
@@ -435,7 +432,7 @@ describe('events feed: GET /events', () => {
           // transaction pooler (a session-level one would stay on whichever server connection PgBouncer chose).
           await holder.query('BEGIN');
           await holder.query(`SELECT pg_advisory_xact_lock($1)`, [RETENTION_LOCK_KEY]);
-          expect(await app.get(RetentionJob).run()).toBeNull();
+          expect(await suite.app.get(RetentionJob).run()).toBeNull();
           // Nor can any other instance prune while the lock is held.
           expect(await readAll(own, () => true)).toEqual([event]);
           await holder.query('ROLLBACK');
@@ -448,7 +445,7 @@ describe('events feed: GET /events', () => {
     );
 
     it('erases previous secrets whose overlap ended, and only those', async () => {
-      const own = await createTenant(app);
+      const own = await createTenant(suite.app);
       const create = async (path: string) =>
         (
           await as(own)
@@ -460,12 +457,12 @@ describe('events feed: GET /events', () => {
       for (const id of [ended, lasting]) {
         await as(own).post(`/webhooks/${id}/rotate-secret`, { secret: 'b', overlapSeconds: 3600 }).expect(200);
       }
-      await dataSourceOf(app).query(
+      await dataSourceOf(suite.app).query(
         `UPDATE webhook_endpoints SET previous_secret_expires_at = now() - interval '1 second' WHERE id = $1`,
         [ended],
       );
       await run();
-      const rows = await dataSourceOf(app).query(
+      const rows = await dataSourceOf(suite.app).query(
         `SELECT id, previous_secret_sealed IS NULL AS erased, previous_secret_expires_at IS NULL AS unset
            FROM webhook_endpoints WHERE id = ANY ($1)`,
         [[ended, lasting]],
@@ -481,7 +478,7 @@ describe('events feed: GET /events', () => {
 
   it('is documented in the OpenAPI description with its cursor meta', async () => {
     const { body } = await apiClient(
-      () => app,
+      () => suite.app,
       () => other,
     ).get('/openapi.json');
     const operation = body.paths['/events'].get;

@@ -2,6 +2,7 @@ import { createTenant, createTestApp, TEST_SERVICE_SECRET_KEY, TestTenant } from
 import { describeIfPostgres } from '../support/requirements';
 import { freePort, ServerProcess, startServer } from '../support/server-process';
 import { TraceCollector } from '../support/trace-collector';
+import { waitUntil } from '../support/wait-until';
 
 jest.setTimeout(90_000);
 
@@ -76,11 +77,11 @@ describeIfPostgres('personal data stays out of logs, traces and metrics', () => 
 
     // Every request is in the access log (its id) and the traces have arrived, so the output is complete.
     await server.waitFor(new RegExp(`/api/v1/employees/${id}/erase`));
-    const deadline = Date.now() + 15_000;
-    while (!Buffer.concat(collector.bodies).includes(Buffer.from(`/api/v1/employees/${id}/erase`))) {
-      if (Date.now() > deadline) throw new Error('the erase request never reached the collector');
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    await waitUntil(
+      () => Buffer.concat(collector.bodies).includes(Buffer.from(`/api/v1/employees/${id}/erase`)),
+      'the erase request reaches the collector',
+      { intervalMs: 100 },
+    );
     const metrics = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
     const spans = Buffer.concat(collector.bodies).toString('latin1');
     const values = [...Object.values(person), comment, renamed];

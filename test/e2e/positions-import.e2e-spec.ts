@@ -1,7 +1,6 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { NestExpressApplication } from '@nestjs/platform-express';
 import { DataSource, EntityManager } from 'typeorm';
 import { runCli } from '../../src/cli/run-cli';
 import { cliWrite } from '../../src/database/write-context';
@@ -13,8 +12,9 @@ import { parsePositionsFile } from '../../src/positions/import/positions-file';
 import { PositionsImportService } from '../../src/positions/import/positions-import.service';
 import { Skill } from '../../src/skills/entities/skill.entity';
 import { apiClient } from '../support/api-client';
-import { createTenant, createTestApp, dataSourceOf, TestTenant, testConfig } from '../support/app';
+import { createTenant, dataSourceOf, TestTenant, testConfig } from '../support/app';
 import { PositionsFixtures } from '../support/positions-fixtures';
+import { useTestApp } from '../support/use-test-app';
 
 interface Published {
   organisationId: string;
@@ -48,15 +48,13 @@ function onlyJsonObject(stdout: string): Record<string, unknown> {
 }
 
 describe('positions import command', () => {
-  let app: NestExpressApplication;
+  const suite = useTestApp({ tenant: 'none' });
   let dataSource: DataSource;
   let published: Published[];
 
   beforeAll(async () => {
-    app = await createTestApp();
-    dataSource = dataSourceOf(app);
+    dataSource = dataSourceOf(suite.app);
   });
-  afterAll(() => app.close());
 
   // The command runs its own application context; spying on the class sees its publications too.
   const originalPublish = DomainEvents.prototype.publish;
@@ -92,7 +90,7 @@ describe('positions import command', () => {
   }
 
   async function world(): Promise<World> {
-    const tenant = await createTenant(app, 'Import');
+    const tenant = await createTenant(suite.app, 'Import');
     const fixtures = new PositionsFixtures(dataSource, tenant.organisationId);
     return {
       tenant,
@@ -127,7 +125,7 @@ describe('positions import command', () => {
   /** GET as the tenant, which must answer 200; typed by the `data` it answers. */
   const get = <T>(tenant: TestTenant, path: string) =>
     apiClient(
-      () => app,
+      () => suite.app,
       () => tenant,
     )
       .get<T>(path)
@@ -435,7 +433,7 @@ describe('positions import command', () => {
 
   it('writes the positions of a file in the same number of statements whatever their number', async () => {
     const { tenant } = await world();
-    const importer = app.get(PositionsImportService);
+    const importer = suite.app.get(PositionsImportService);
     const positions = (count: number, status: string, readyAt: string) =>
       parsePositionsFile(
         JSON.stringify(

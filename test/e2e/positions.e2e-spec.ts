@@ -1,4 +1,3 @@
-import { NestExpressApplication } from '@nestjs/platform-express';
 import { DataSource } from 'typeorm';
 import { newId } from '../../src/database/uuid';
 import { Employee } from '../../src/employees/entities/employee.entity';
@@ -8,26 +7,25 @@ import { Position } from '../../src/positions/entities/position.entity';
 import { PositionsService } from '../../src/positions/positions.service';
 import { Skill } from '../../src/skills/entities/skill.entity';
 import { apiClient } from '../support/api-client';
-import { createTenant, createTestApp, dataSourceOf, TestTenant } from '../support/app';
+import { createTenant, dataSourceOf, TestTenant } from '../support/app';
 import { PositionsFixtures } from '../support/positions-fixtures';
+import { useTestApp } from '../support/use-test-app';
 
 describe('positions API', () => {
-  let app: NestExpressApplication;
+  const suite = useTestApp({ tenant: 'none' });
   let dataSource: DataSource;
 
   beforeAll(async () => {
-    app = await createTestApp();
-    dataSource = dataSourceOf(app);
+    dataSource = dataSourceOf(suite.app);
   });
-  afterAll(() => app.close());
 
   /** GET as the tenant; typed by the `data` it answers. */
   const get = <T>(tenant: TestTenant, path: string) =>
     apiClient(
-      () => app,
+      () => suite.app,
       () => tenant,
     ).get<T>(path);
-  const withoutKey = apiClient(() => app);
+  const withoutKey = apiClient(() => suite.app);
 
   /** Counts the SQL statements `work` sends through the app's data source. */
   async function countQueries(work: () => Promise<unknown>): Promise<number> {
@@ -52,7 +50,7 @@ describe('positions API', () => {
     let fourth: Position;
 
     beforeAll(async () => {
-      tenant = await createTenant(app);
+      tenant = await createTenant(suite.app);
       fixtures = new PositionsFixtures(dataSource, tenant.organisationId);
       replaced = await fixtures.employee({ firstName: 'Grace', lastName: 'Hopper' });
       accounting = await fixtures.skill('accounting');
@@ -79,7 +77,7 @@ describe('positions API', () => {
       ].sort((a, b) => a.id.localeCompare(b.id));
       [second, third] = tied;
 
-      const other = await createTenant(app);
+      const other = await createTenant(suite.app);
       await new PositionsFixtures(dataSource, other.organisationId).position({ name: 'Foreign' });
     });
 
@@ -171,10 +169,10 @@ describe('positions API', () => {
     });
 
     it('costs the same number of queries whatever the page holds', async () => {
-      const small = await createTenant(app);
+      const small = await createTenant(suite.app);
       const smallFixtures = new PositionsFixtures(dataSource, small.organisationId);
       await smallFixtures.position();
-      const large = await createTenant(app);
+      const large = await createTenant(suite.app);
       const largeFixtures = new PositionsFixtures(dataSource, large.organisationId);
       const skills = await Promise.all(['a', 'b', 'c'].map((name) => largeFixtures.skill(name)));
       const person = await largeFixtures.employee();
@@ -184,7 +182,7 @@ describe('positions API', () => {
           requiredSkills: skills.map((skill) => ({ skill, minimumRating: 3 })),
         });
       }
-      const service = app.get(PositionsService);
+      const service = suite.app.get(PositionsService);
       const query = new ListPositionsQuery();
       const smallCount = await countQueries(() => service.list(small.organisationId, query));
       const largeCount = await countQueries(async () => {
@@ -201,7 +199,7 @@ describe('positions API', () => {
     let fixtures: PositionsFixtures;
 
     beforeAll(async () => {
-      tenant = await createTenant(app);
+      tenant = await createTenant(suite.app);
       fixtures = new PositionsFixtures(dataSource, tenant.organisationId);
     });
 
@@ -325,7 +323,7 @@ describe('positions API', () => {
         replacements: candidates.map((each) => ({ candidate: each, readyAt: new Date(), status: 'PROPOSED' as const })),
       });
 
-      const service = app.get(PositionsService);
+      const service = suite.app.get(PositionsService);
       const smallCount = await countQueries(() => service.get(tenant.organisationId, small.id));
       const largeCount = await countQueries(async () => {
         const detail = await service.get(tenant.organisationId, large.id);
@@ -371,7 +369,7 @@ describe('positions API', () => {
     });
 
     it('answers 404 NOT_FOUND for a position of another organisation', async () => {
-      const other = await createTenant(app);
+      const other = await createTenant(suite.app);
       const foreign = await new PositionsFixtures(dataSource, other.organisationId).position();
       const response = await get(tenant, `/positions/${foreign.id}`).expect(404);
       expect(response.body.error.code).toBe('NOT_FOUND');

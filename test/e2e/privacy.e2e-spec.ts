@@ -12,6 +12,7 @@ import { readFeed } from '../support/event-feed';
 import { createEmployee, createSkill, unique } from '../support/people.factory';
 import { itIfPostgres } from '../support/requirements';
 import { testCertificate, TrustCertificateModule } from '../support/tls';
+import { waitUntil } from '../support/wait-until';
 import { WebhookReceiver } from '../support/webhook-receiver';
 
 interface FeedEvent {
@@ -24,14 +25,6 @@ interface FeedEvent {
 }
 
 const FIVE_EVENTS = ['employee.created', 'employee.updated', 'employee.deactivated', 'skill.rated', 'position.updated'];
-
-async function waitUntil(check: () => Promise<boolean>, what: string, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 /** The personal values of one person, each a string found nowhere else in the database. */
 function personalValues(tag: string) {

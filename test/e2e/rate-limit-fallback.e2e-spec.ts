@@ -5,6 +5,7 @@ import { checkedRequest } from '../support/api-client';
 import { createTenant, createTestApp } from '../support/app';
 import { describeIfRedis } from '../support/requirements';
 import { TcpProxy } from '../support/tcp-proxy';
+import { waitUntil } from '../support/wait-until';
 
 const LIMIT = 3;
 const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -63,13 +64,14 @@ describeIfRedis('FixedWindowStorage across a Redis outage', () => {
     expect(outageLines()).toHaveLength(1);
 
     await proxy.start();
-    let back = false;
-    for (let attempt = 0; attempt < 100 && !back; attempt++) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      await storage.increment(key, 60_000, 10);
-      back = backLines().length > 0;
-    }
-    expect(back).toBe(true);
+    await waitUntil(
+      async () => {
+        await storage.increment(key, 60_000, 10);
+        return backLines().length > 0;
+      },
+      'a request finds Redis back',
+      { timeoutMs: 10_000, intervalMs: 100 },
+    );
     for (let n = 0; n < 5; n++) await storage.increment(key, 60_000, 10);
     expect(backLines()).toHaveLength(1);
     expect(outageLines()).toHaveLength(1);

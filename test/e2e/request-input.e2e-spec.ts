@@ -1,10 +1,10 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { NestExpressApplication } from '@nestjs/platform-express';
 import { checkedRequest } from '../support/api-client';
-import { createTenant, createTestApp, TestTenant } from '../support/app';
+import { createTenant, TestTenant } from '../support/app';
 import { createEmployee, createSkill } from '../support/people.factory';
 import { rawRequest } from '../support/raw-http';
+import { useTestApp } from '../support/use-test-app';
 
 const RATE_LIMIT_HEADERS = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'];
 
@@ -13,20 +13,18 @@ function nestedJson(depth: number): string {
 }
 
 describe('request input: client input never causes a 500', () => {
-  let app: NestExpressApplication;
+  const suite = useTestApp({ tenant: 'none' });
   let tenant: TestTenant;
   let port: number;
 
   beforeAll(async () => {
-    app = await createTestApp();
-    tenant = await createTenant(app);
-    const server: Server = app.getHttpServer();
+    tenant = await createTenant(suite.app);
+    const server: Server = suite.app.getHttpServer();
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     port = (server.address() as AddressInfo).port;
   });
-  afterAll(() => app.close());
 
-  const http = () => checkedRequest(app);
+  const http = () => checkedRequest(suite.app);
   const post = (path: string) => http().post(`/api/v1${path}`).set('Authorization', tenant.bearer);
 
   describe('U+0000 and unpaired surrogates are 400 naming the field', () => {
@@ -64,7 +62,7 @@ describe('request input: client input never causes a 500', () => {
     });
 
     it('keeps well-formed characters outside the basic plane', async () => {
-      const skill = await createSkill(app, tenant, { name: `Emoji 😀 ${Date.now()}` });
+      const skill = await createSkill(suite.app, tenant, { name: `Emoji 😀 ${Date.now()}` });
       expect(skill.name).toContain('😀');
     });
 
@@ -90,7 +88,7 @@ describe('request input: client input never causes a 500', () => {
     it.each(['99999999999999999999', '4611686018427387904', '9007199254740992', '1e3'])(
       'refuses page=%s with 400 on every paginated list',
       async (page) => {
-        const employee = await createEmployee(app, tenant);
+        const employee = await createEmployee(suite.app, tenant);
         for (const path of ['/employees', '/skills', '/positions', `/employees/${employee.id}/ratings`]) {
           const response = await http().get(`/api/v1${path}?page=${page}`).set('Authorization', tenant.bearer);
           expect(response.status).toBe(400);
@@ -165,14 +163,9 @@ describe('request input: client input never causes a 500', () => {
 
 describe('request input: the order of checks', () => {
   const LIMIT = 10;
-  let app: NestExpressApplication;
+  const suite = useTestApp({ config: { rateLimitPerMinute: LIMIT }, tenant: 'none' });
 
-  beforeAll(async () => {
-    app = await createTestApp({ rateLimitPerMinute: LIMIT });
-  });
-  afterAll(() => app.close());
-
-  const http = () => checkedRequest(app);
+  const http = () => checkedRequest(suite.app);
 
   it('answers 401 without a key whatever the body: before 415, 400 and 413', async () => {
     const bodies: [string, string][] = [
@@ -193,7 +186,7 @@ describe('request input: the order of checks', () => {
   });
 
   it('answers 429 over the limit before looking at the body', async () => {
-    const other = await createTenant(app);
+    const other = await createTenant(suite.app);
     for (let n = 0; n < LIMIT; n++) {
       await http().get('/api/v1/skills').set('Authorization', other.bearer).expect(200);
     }
@@ -210,7 +203,7 @@ describe('request input: the order of checks', () => {
   });
 
   it('answers an unknown path 404 with or without a key, after the rate limit, with the headers', async () => {
-    const other = await createTenant(app);
+    const other = await createTenant(suite.app);
     for (const authorization of [other.bearer, undefined, 'Bearer nope']) {
       const call = http().get('/api/v1/no-such-thing');
       if (authorization) call.set('Authorization', authorization);
@@ -222,7 +215,7 @@ describe('request input: the order of checks', () => {
   });
 
   it('puts the request id and rate-limit headers on body errors once the key is valid', async () => {
-    const other = await createTenant(app);
+    const other = await createTenant(suite.app);
     const response = await http()
       .post('/api/v1/skills')
       .set('Authorization', other.bearer)

@@ -1,15 +1,15 @@
-import { NestExpressApplication } from '@nestjs/platform-express';
 import { EmployeeDetailResponse, EmployeeResponse } from '../../src/employees/dto/employee.response';
 import { RatingResponse } from '../../src/ratings/dto/rating.response';
 import { SkillDetailResponse, SkillResponse } from '../../src/skills/dto/skill.response';
 import { apiClient } from '../support/api-client';
-import { createTenant, createTestApp, TestTenant } from '../support/app';
+import { createTenant, TestTenant } from '../support/app';
 import { EventRecorder } from '../support/event-recorder';
 import { createEmployee, createSkill, rate } from '../support/people.factory';
+import { useTestApp } from '../support/use-test-app';
 
 /** Employees, skills, employee skills and ratings of one organisation are invisible to another. */
 describe('tenancy of employees, skills and ratings', () => {
-  let app: NestExpressApplication;
+  const suite = useTestApp({ tenant: 'none' });
   let owner: TestTenant;
   let stranger: TestTenant;
   let events: EventRecorder;
@@ -19,26 +19,22 @@ describe('tenancy of employees, skills and ratings', () => {
   let strangersSkill: SkillResponse;
 
   beforeAll(async () => {
-    app = await createTestApp();
-    events = EventRecorder.attach(app);
-    owner = await createTenant(app, 'Owner');
-    stranger = await createTenant(app, 'Stranger');
-    employee = await createEmployee(app, owner, { firstName: 'Shared', departmentId: 'D' });
-    skill = await createSkill(app, owner, { name: 'Shared skill' });
-    await rate(app, owner, employee.id, skill.id);
-    strangersEmployee = await createEmployee(app, stranger, { firstName: 'Shared', departmentId: 'D' });
-    strangersSkill = await createSkill(app, stranger, { name: 'Shared skill' });
+    events = EventRecorder.attach(suite.app);
+    owner = await createTenant(suite.app, 'Owner');
+    stranger = await createTenant(suite.app, 'Stranger');
+    employee = await createEmployee(suite.app, owner, { firstName: 'Shared', departmentId: 'D' });
+    skill = await createSkill(suite.app, owner, { name: 'Shared skill' });
+    await rate(suite.app, owner, employee.id, skill.id);
+    strangersEmployee = await createEmployee(suite.app, stranger, { firstName: 'Shared', departmentId: 'D' });
+    strangersSkill = await createSkill(suite.app, stranger, { name: 'Shared skill' });
     events.clear(owner.organisationId);
     events.clear(stranger.organisationId);
   });
-  afterAll(async () => {
-    events.detach();
-    await app.close();
-  });
+  afterAll(() => events.detach());
 
   const as = (tenant: TestTenant) =>
     apiClient(
-      () => app,
+      () => suite.app,
       () => tenant,
     );
 
