@@ -85,6 +85,7 @@ describe('OpenAPI of employees, skills and ratings', () => {
     'ratingScaleType',
     'createdAt',
     'updatedAt',
+    'version',
   ];
 
   it.each([
