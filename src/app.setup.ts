@@ -39,8 +39,8 @@ export function configureApp(app: NestExpressApplication): INestApplication {
   });
   app.useGlobalPipes(createValidationPipe());
   app.useGlobalFilters(new AllExceptionsFilter());
-  // No global interceptor but read routing, and that only with replicas: the adapter (http/envelope.ts) wraps
-  // results, and only POST routes intercept (@Idempotent).
+  // No global interceptor: the adapter (http/envelope.ts) wraps results, only POST routes intercept
+  // (@Idempotent), and read routing (only with replicas) is middleware.
   useReadReplicas(app, API_PREFIX);
   setupOpenApi(app);
   return app;

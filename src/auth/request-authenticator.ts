@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Request } from 'express';
+import { onPrimary } from '../database/read-route';
 import { ApiKeysService, AuthenticatedKey } from './api-keys.service';
 
 export interface AuthenticatedRequest extends Request {
@@ -17,7 +18,8 @@ export class RequestAuthenticator {
   async resolve(request: AuthenticatedRequest): Promise<AuthenticatedKey | null> {
     if (request.auth === undefined) {
       const match = BEARER.exec(request.headers.authorization ?? '');
-      request.auth = match ? await this.apiKeys.authenticate(match[1]) : null;
+      // On the primary even when the request reads on a replica: a key made a moment ago works at once.
+      request.auth = match ? await onPrimary(() => this.apiKeys.authenticate(match[1])) : null;
     }
     return request.auth;
   }

@@ -47,7 +47,7 @@ export class Database {
 
   /**
    * The manager a query runs with: the caller's transaction, else the pool of the replica the request reads on
-   * (a GET under /api/v1 with DATABASE_REPLICA_URLS, read-routing.interceptor.ts), else the primary's pool.
+   * (a GET under /api/v1 with DATABASE_REPLICA_URLS, read-routing.ts), else the primary's pool.
    */
   manager(transaction?: EntityManager): EntityManager {
     return transaction ?? replicaManager() ?? this.dataSource.manager;

@@ -54,7 +54,7 @@ export interface ReadCounts {
 
 /**
  * The streaming replicas of DATABASE_REPLICA_URLS: checked every second (reachable, how far replayed, how far
- * behind), chosen for a read by Database's routing (read-routing.interceptor.ts), and left out while they fail
+ * behind), chosen for a read by Database's routing (read-routing.ts), and left out while they fail
  * (docs/adr/0012). TypeORM's own `replication` option cannot do this: it picks a replica at random, knows
  * nothing of its health or lag, and fails the application's start when one is down.
  */

@@ -1,6 +1,7 @@
 import { NestExpressApplication } from '@nestjs/platform-express';
+import { ApiKeysService } from '../../src/auth/api-keys.service';
 import { AppConfig } from '../../src/config/config';
-import { CONSISTENCY_TOKEN_HEADER } from '../../src/database/read-routing.interceptor';
+import { CONSISTENCY_TOKEN_HEADER } from '../../src/database/read-routing';
 import { Replicas } from '../../src/database/replicas';
 import { Metrics } from '../../src/metrics/metrics';
 import { apiClient } from '../support/api-client';
@@ -94,6 +95,24 @@ describeWithReplica('reads on a streaming replica', () => {
     const employee = (await client(app).get<Employee[]>('/employees?limit=1').expect(200)).body.data[0];
     const patched = await client(app).patch(`/employees/${employee.id}`, { firstName: 'Grace' }).expect(200);
     expect(patched.get(CONSISTENCY_TOKEN_HEADER)).toMatch(/^[0-9A-F]+\/[0-9A-F]+$/);
+    // A refused write and a DELETE carry it too.
+    const refused = await client(app).post('/employees', { firstName: 'Ada' }).expect(400);
+    expect(refused.get(CONSISTENCY_TOKEN_HEADER)).toMatch(/^[0-9A-F]+\/[0-9A-F]+$/);
+    const deleted = await client(app).del(`/employees/${employee.id}`).expect(200);
+    expect(deleted.get(CONSISTENCY_TOKEN_HEADER)).toMatch(/^[0-9A-F]+\/[0-9A-F]+$/);
+  });
+
+  it('looks up the API key on the primary: a key made while the replica replays nothing works at once', async () => {
+    await replica.pauseReplay();
+    const created = await app.get(ApiKeysService).create(tenant.organisationId, { name: 'new' });
+    const before = reads(app);
+    await apiClient(
+      () => app,
+      () => ({ ...tenant, bearer: `Bearer ${created.key}` }),
+    )
+      .get('/employees')
+      .expect(200);
+    expect(reads(app).replica).toBe(before.replica + 1);
   });
 
   it('answers a GET with the token of a POST with what it wrote, while the replica replays nothing', async () => {
