@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
-import { BulkResult, failItemOn, PlannedChange } from '../bulk/bulk';
+import { BulkResult, PlannedChange } from '../bulk/bulk';
 import { stringField, upsertItems, UpsertRules } from '../bulk/bulk-upsert';
 import { Database } from '../database/database';
 import { WriteContext } from '../database/write-context';
-import { ConflictError, ValidationError } from '../errors/errors';
+import { ConflictError } from '../errors/errors';
 import { changesBetween } from '../events/changes';
 import { DomainEvents, PublishedEvent } from '../events/domain-events';
+import { checkItemVersions } from '../versions/item-versions';
 import { BulkEmployeeUpdateDto } from './dto/bulk-employees.dto';
 import { CreateEmployeeDto } from './dto/create-employee.dto';
 import { toEmployeeResponse } from './dto/employee.response';
@@ -27,7 +27,7 @@ export class EmployeesBulkService {
     private readonly database: Database,
     employees: EmployeesRepository,
     private readonly events: DomainEvents,
-    private readonly service: EmployeesService,
+    service: EmployeesService,
   ) {
     this.rules = {
       repository: employees,
@@ -44,40 +44,15 @@ export class EmployeesBulkService {
       acrossItems: uniqueBusinessEmails,
       eventsOf,
       checkPlanned: (organisationId, items, planned, manager) =>
-        this.checkVersions(organisationId, items, planned, manager),
+        checkItemVersions(items, planned, (before, after, preconditions) => {
+          const changes = Object.keys(changesBetween(toEmployeeResponse(before), toEmployeeResponse(after)));
+          return service.checkVersion(organisationId, before, preconditions, manager, changes);
+        }),
     };
   }
 
   upsert(organisationId: string, items: unknown[], write: WriteContext): Promise<BulkResult> {
     return upsertItems(this.database, this.events, organisationId, items, this.rules, write);
-  }
-
-  /**
-   * An update item's `ifMatch` or `baseVersion`, checked as PATCH checks the headers, under the lock the bulk
-   * upsert holds on its employee: the item fails with PRECONDITION_FAILED or CONFLICT, the others go on.
-   */
-  private async checkVersions(
-    organisationId: string,
-    items: unknown[],
-    planned: PlannedChange<Employee>[],
-    manager: EntityManager,
-  ): Promise<void> {
-    for (const change of planned) {
-      const { before, after, outcome } = change;
-      const { ifMatch, baseVersion } = items[outcome.index] as Partial<BulkEmployeeUpdateDto>;
-      if (!before || (ifMatch === undefined && baseVersion === undefined)) continue;
-      try {
-        if (ifMatch !== undefined && baseVersion !== undefined) {
-          throw ValidationError.forField('baseVersion', 'An item names ifMatch or baseVersion, not both');
-        }
-        const changes = Object.keys(changesBetween(toEmployeeResponse(before), toEmployeeResponse(after)));
-        const preconditions = ifMatch !== undefined ? { ifMatch: [ifMatch] } : { baseVersion };
-        // An item already in place writes nothing: the no-op rule makes it unchanged.
-        await this.service.checkVersion(organisationId, before, preconditions, manager, changes);
-      } catch (error) {
-        failItemOn(outcome, error);
-      }
-    }
   }
 }
 

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
 import { Database } from '../database/database';
 import { WriteContext } from '../database/write-context';
 import { NotFoundError } from '../errors/errors';
@@ -8,7 +7,7 @@ import { DomainEvents } from '../events/domain-events';
 import { ListCursors, ListIdentity } from '../pagination/cursor';
 import { Page } from '../pagination/pagination';
 import { Preconditions } from '../versions/preconditions';
-import { ResourceVersions } from '../versions/resource-versions';
+import { RecordVersionCheck, ResourceVersions, VersionedKind } from '../versions/resource-versions';
 import { CreateEmployeeDto } from './dto/create-employee.dto';
 import {
   DeactivatedEmployeeResponse,
@@ -23,15 +22,30 @@ import { applyChanges, EMPLOYEE_IMPLIED_CHANGES, newEmployee, updateEvents } fro
 import { EmployeesRepository } from './employees.repository';
 import { Employee } from './entities/employee.entity';
 
+/** Employees as If-Match and Base-Version check their writes: employee.deactivated changed leftAt. */
+const EMPLOYEE_VERSIONS: VersionedKind<Employee> = {
+  resource: 'Employee',
+  representation: toEmployeeResponse,
+  impliedBy: EMPLOYEE_IMPLIED_CHANGES,
+};
+
 @Injectable()
 export class EmployeesService {
+  /**
+   * If-Match, Base-Version and REQUIRE_IF_MATCH for a write of a locked employee: `changes`, a PATCH's changed
+   * fields; none for a write of the whole employee (DELETE, erase).
+   */
+  readonly checkVersion: RecordVersionCheck<Employee>;
+
   constructor(
     private readonly database: Database,
     private readonly employees: EmployeesRepository,
     private readonly events: DomainEvents,
     private readonly cursors: ListCursors,
-    private readonly versions: ResourceVersions,
-  ) {}
+    versions: ResourceVersions,
+  ) {
+    this.checkVersion = versions.checkerFor(EMPLOYEE_VERSIONS);
+  }
 
   async list(organisationId: string, query: ListEmployeesQuery): Promise<Page<EmployeeResponse>> {
     const list: ListIdentity = { name: 'employees', organisationId };
@@ -109,31 +123,5 @@ export class EmployeesService {
       await this.events.publish(manager, organisationId, 'employee.deactivated', toEmployeeResponse(employee), now);
       return { id, leftAt: now.toISOString() };
     }, write);
-  }
-
-  /**
-   * If-Match, Base-Version and REQUIRE_IF_MATCH for a write of the locked `employee` (ResourceVersions):
-   * `changes`, a PATCH's changed fields; none for a write of the whole employee (DELETE, erase).
-   */
-  checkVersion(
-    organisationId: string,
-    employee: Employee,
-    preconditions: Preconditions,
-    manager: EntityManager,
-    changes?: string[],
-  ) {
-    return this.versions.check(
-      organisationId,
-      employee.id,
-      {
-        resource: 'Employee',
-        current: employee.version,
-        preconditions,
-        changes,
-        representation: toEmployeeResponse(employee),
-        impliedBy: EMPLOYEE_IMPLIED_CHANGES,
-      },
-      manager,
-    );
   }
 }

@@ -2,9 +2,13 @@ import { isUuid, newId } from '../database/uuid';
 import { NotFoundError, ValidationError } from '../errors/errors';
 import { changesBetween } from '../events/changes';
 import { nameKey } from '../names/name-key';
+import { VersionedKind } from '../versions/resource-versions';
 import { CreateSkillDto } from './dto/create-skill.dto';
 import { SkillGroupRef, SkillRecord, toSkillResponse } from './dto/skill.response';
 import { UpdateSkillDto } from './dto/update-skill.dto';
+
+/** Skills as If-Match and Base-Version check their writes (ResourceVersions.checkRecord). */
+export const SKILL_VERSIONS: VersionedKind<SkillRecord> = { resource: 'Skill', representation: toSkillResponse };
 
 /** The skill a POST /skills body (or a bulk item that matches none) creates, with the scale's defaults. */
 export function newSkill(organisationId: string, input: CreateSkillDto, now: Date): SkillRecord {

@@ -1,14 +1,13 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
-import { BulkResult, failItemOn, PlannedChange } from '../bulk/bulk';
+import { BulkResult, PlannedChange } from '../bulk/bulk';
 import { stringField, upsertItems, UpsertRules } from '../bulk/bulk-upsert';
 import { BulkWriteGate } from '../bulk/bulk-write-gate';
 import { Database } from '../database/database';
 import { WriteContext } from '../database/write-context';
-import { ValidationError } from '../errors/errors';
 import { changesBetween } from '../events/changes';
 import { DomainEvents, PublishedEvent } from '../events/domain-events';
 import { nameKey } from '../names/name-key';
+import { checkItemVersions } from '../versions/item-versions';
 import { BulkSkillUpdateDto } from './dto/bulk-skills.dto';
 import { CreateSkillDto } from './dto/create-skill.dto';
 import { SkillRecord, toSkillResponse } from './dto/skill.response';
@@ -31,7 +30,7 @@ export class SkillsBulkService {
     skills: SkillsRepository,
     links: SkillLinksRepository,
     private readonly events: DomainEvents,
-    private readonly service: SkillsService,
+    service: SkillsService,
     private readonly gate: BulkWriteGate,
   ) {
     this.rules = {
@@ -51,7 +50,9 @@ export class SkillsBulkService {
       },
       eventsOf,
       checkPlanned: (organisationId, items, planned, manager) =>
-        this.checkVersions(organisationId, items, planned, manager),
+        checkItemVersions(items, planned, (before, after, preconditions) =>
+          service.checkVersion(organisationId, before, preconditions, manager, changedFields(before, after)),
+        ),
     };
   }
 
@@ -59,33 +60,6 @@ export class SkillsBulkService {
     return this.gate.run(write, () =>
       upsertItems(this.database, this.events, organisationId, items, this.rules, write),
     );
-  }
-
-  /**
-   * An update item's `ifMatch` or `baseVersion`, checked as PATCH checks the headers, under the lock the bulk
-   * upsert holds on its skill: the item fails with PRECONDITION_FAILED or CONFLICT, the others go on.
-   */
-  private async checkVersions(
-    organisationId: string,
-    items: unknown[],
-    planned: PlannedChange<SkillRecord>[],
-    manager: EntityManager,
-  ): Promise<void> {
-    for (const change of planned) {
-      const { before, after, outcome } = change;
-      const { ifMatch, baseVersion } = items[outcome.index] as Partial<BulkSkillUpdateDto>;
-      if (!before || (ifMatch === undefined && baseVersion === undefined)) continue;
-      try {
-        if (ifMatch !== undefined && baseVersion !== undefined) {
-          throw ValidationError.forField('baseVersion', 'An item names ifMatch or baseVersion, not both');
-        }
-        const preconditions = ifMatch !== undefined ? { ifMatch: [ifMatch] } : { baseVersion };
-        // An item already in place writes nothing: the no-op rule makes it unchanged.
-        await this.service.checkVersion(organisationId, before, preconditions, manager, changedFields(before, after));
-      } catch (error) {
-        failItemOn(outcome, error);
-      }
-    }
   }
 }
 

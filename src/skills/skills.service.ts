@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
 import { Database } from '../database/database';
 import { WriteContext } from '../database/write-context';
 import { ConflictError } from '../errors/errors';
@@ -9,25 +8,30 @@ import { DeletedResponse } from '../http/deleted.response';
 import { ListCursors, ListIdentity } from '../pagination/cursor';
 import { Page } from '../pagination/pagination';
 import { Preconditions } from '../versions/preconditions';
-import { ResourceVersions } from '../versions/resource-versions';
+import { RecordVersionCheck, ResourceVersions } from '../versions/resource-versions';
 import { CreateSkillDto } from './dto/create-skill.dto';
 import { ListSkillsQuery } from './dto/list-skills.query';
 import { SkillDetailResponse, SkillRecord, SkillResponse, toSkillResponse } from './dto/skill.response';
 import { UpdateSkillDto } from './dto/update-skill.dto';
 import { SkillGroupsRepository } from './groups/skill-groups.repository';
-import { applyChanges, changedFields, newSkill } from './skill-changes';
+import { applyChanges, changedFields, newSkill, SKILL_VERSIONS } from './skill-changes';
 import { SkillsRepository } from './skills.repository';
 
 @Injectable()
 export class SkillsService {
+  /** If-Match, Base-Version and REQUIRE_IF_MATCH for a write of a locked skill. */
+  readonly checkVersion: RecordVersionCheck<SkillRecord>;
+
   constructor(
     private readonly database: Database,
     private readonly skills: SkillsRepository,
     private readonly events: DomainEvents,
     private readonly cursors: ListCursors,
     private readonly groups: SkillGroupsRepository,
-    private readonly versions: ResourceVersions,
-  ) {}
+    versions: ResourceVersions,
+  ) {
+    this.checkVersion = versions.checkerFor(SKILL_VERSIONS);
+  }
 
   /** An unknown (or malformed) groupId is 404, as any id of another organisation. */
   async list(organisationId: string, query: ListSkillsQuery): Promise<Page<SkillResponse>> {
@@ -114,24 +118,5 @@ export class SkillsService {
       ]);
       return { deleted: true };
     }, write);
-  }
-
-  /**
-   * If-Match, Base-Version and REQUIRE_IF_MATCH for a write of the locked `skill` (ResourceVersions): `changes`,
-   * a PATCH's changed fields; none for a write of the whole skill (DELETE).
-   */
-  checkVersion(
-    organisationId: string,
-    skill: SkillRecord,
-    preconditions: Preconditions,
-    manager: EntityManager,
-    changes?: string[],
-  ) {
-    return this.versions.check(
-      organisationId,
-      skill.id,
-      { resource: 'Skill', current: skill.version, preconditions, changes, representation: toSkillResponse(skill) },
-      manager,
-    );
   }
 }

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { APP_CONFIG, AppConfig } from '../config/config';
+import type { Preconditions } from './preconditions';
 import { ResourceEventsRepository } from './resource-events.repository';
 import { checkVersion, fieldsChangedSince, VersionedWrite, VersionVerdict } from './version-check';
 
@@ -9,6 +10,27 @@ export type VersionCheck = Omit<VersionedWrite, 'required' | 'changedSince'> & {
   /** The fields an event without `changes` changed, by event name (see fieldsChangedSince). */
   impliedBy?: Record<string, string[]>;
 };
+
+/** A kind of versioned resource, as its writes are checked: its name in messages and how the API shows one. */
+export interface VersionedKind<R extends { id: string; version: number }> {
+  /** The resource's name in messages: `Skill`. */
+  resource: string;
+  representation: (record: R) => object;
+  /** The fields an event without `changes` changed, by event name (see fieldsChangedSince). */
+  impliedBy?: Record<string, string[]>;
+}
+
+/**
+ * If-Match, Base-Version and REQUIRE_IF_MATCH for a write of the locked `record`: `changes`, a PATCH's changed
+ * fields; none for a write of the whole resource (DELETE, erase).
+ */
+export type RecordVersionCheck<R> = (
+  organisationId: string,
+  record: R,
+  preconditions: Preconditions,
+  manager: EntityManager,
+  changes?: string[],
+) => Promise<VersionVerdict>;
 
 /**
  * Checks a write's If-Match or Base-Version against its locked resource (checkVersion), reading the fields
@@ -40,5 +62,24 @@ export class ResourceVersions {
           impliedBy,
         ),
     });
+  }
+
+  /** The check of the writes of one kind of resource (RecordVersionCheck). */
+  checkerFor<R extends { id: string; version: number }>(kind: VersionedKind<R>): RecordVersionCheck<R> {
+    const { resource, representation, impliedBy } = kind;
+    return (organisationId, record, preconditions, manager, changes) =>
+      this.check(
+        organisationId,
+        record.id,
+        {
+          resource,
+          current: record.version,
+          preconditions,
+          changes,
+          representation: representation(record),
+          impliedBy,
+        },
+        manager,
+      );
   }
 }

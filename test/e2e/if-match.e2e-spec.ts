@@ -1,13 +1,13 @@
 import type { ParameterObject, ResponseObject } from '@nestjs/swagger';
 import { EmployeeDetailResponse, EmployeeResponse } from '../../src/employees/dto/employee.response';
 import { WebhookResponse } from '../../src/webhooks/dto/webhook.response';
-import { TypedTest } from '../support/api-client';
 import { createTenant, dataSourceOf } from '../support/app';
 import { itWithConcurrentSessions, NEEDS_A_SERVER } from '../support/database-kind';
 import { EventRecorder } from '../support/event-recorder';
 import { servedDocument } from '../support/openapi-document';
 import { createEmployee } from '../support/people.factory';
 import { useTestApp } from '../support/use-test-app';
+import { withVersionHeaders } from '../support/version-headers';
 
 const UNKNOWN_ID = '0192f3a4-5b6c-7d8e-9f00-112233445566';
 
@@ -20,11 +20,9 @@ describe('versions, If-Match and Base-Version (issue 47)', () => {
   afterAll(() => events.detach());
 
   const { get, post, patch, del, call } = suite.api;
-  const patchWith = (id: string, headers: Record<string, string>, body: object) => {
-    const request = call('patch', `/employees/${id}`);
-    for (const [name, value] of Object.entries(headers)) request.set(name, value);
-    return request.send(body) as unknown as TypedTest<EmployeeResponse>;
-  };
+  const withHeaders = withVersionHeaders(call);
+  const patchWith = (id: string, headers: Record<string, string>, body: object) =>
+    withHeaders<EmployeeResponse>('patch', `/employees/${id}`, headers, body);
   const organisation = () => suite.tenant.organisationId;
 
   describe('version and ETag', () => {

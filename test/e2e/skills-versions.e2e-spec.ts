@@ -2,13 +2,14 @@ import type { ParameterObject, ResponseObject } from '@nestjs/swagger';
 import { HistoryEntryResponse } from '../../src/history/dto/history-entry.response';
 import { SkillResponse } from '../../src/skills/dto/skill.response';
 import { SkillGroupResponse } from '../../src/skills/groups/dto/skill-group.response';
-import { apiClient, TypedTest } from '../support/api-client';
+import { apiClient } from '../support/api-client';
 import { createTenant, dataSourceOf, TestTenant } from '../support/app';
 import { itWithConcurrentSessions, NEEDS_A_SERVER } from '../support/database-kind';
 import { EventRecorder } from '../support/event-recorder';
 import { servedDocument } from '../support/openapi-document';
 import { unique } from '../support/people.factory';
 import { useTestApp } from '../support/use-test-app';
+import { withVersionHeaders } from '../support/version-headers';
 
 const UNKNOWN_ID = '0192f3a4-5b6c-7d8e-9f00-112233445566';
 
@@ -30,11 +31,7 @@ describe('versions, If-Match and Base-Version of skills and skill groups (issue 
 
   const { get, post, patch, del, call } = suite.api;
   const organisation = () => suite.tenant.organisationId;
-  const withHeaders = <T>(method: 'patch' | 'delete', path: string, headers: Record<string, string>, body?: object) => {
-    const request = call(method, path);
-    for (const [name, value] of Object.entries(headers)) request.set(name, value);
-    return (body === undefined ? request : request.send(body)) as unknown as TypedTest<T>;
-  };
+  const withHeaders = withVersionHeaders(call);
 
   describe.each(RESOURCES)('$path', ({ resource, path, event }) => {
     const make = async (fields: object = {}) =>

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
 import { Database } from '../../database/database';
 import { newId } from '../../database/uuid';
 import { WriteContext } from '../../database/write-context';
@@ -10,7 +9,7 @@ import { DeletedResponse } from '../../http/deleted.response';
 import { ListCursors, ListIdentity } from '../../pagination/cursor';
 import { Page } from '../../pagination/pagination';
 import { Preconditions } from '../../versions/preconditions';
-import { ResourceVersions } from '../../versions/resource-versions';
+import { RecordVersionCheck, ResourceVersions, VersionedKind } from '../../versions/resource-versions';
 import { SkillGroupRef } from '../dto/skill.response';
 import { CreateSkillGroupDto } from './dto/create-skill-group.dto';
 import { ListSkillGroupsQuery } from './dto/list-skill-groups.query';
@@ -23,16 +22,27 @@ import {
 import { UpdateSkillGroupDto } from './dto/update-skill-group.dto';
 import { SkillGroupsRepository } from './skill-groups.repository';
 
+/** Skill groups as If-Match and Base-Version check their writes: the fields changed are the skill_group.* events'. */
+const GROUP_VERSIONS: VersionedKind<SkillGroupRecord> = {
+  resource: 'SkillGroup',
+  representation: toSkillGroupResponse,
+};
+
 /** Skill groups: a polyhierarchy (several parents each) without circles; changes go to the feed only. */
 @Injectable()
 export class SkillGroupsService {
+  /** If-Match, Base-Version and REQUIRE_IF_MATCH for a write of a locked group. */
+  private readonly checkVersion: RecordVersionCheck<SkillGroupRecord>;
+
   constructor(
     private readonly database: Database,
     private readonly groups: SkillGroupsRepository,
     private readonly events: DomainEvents,
     private readonly cursors: ListCursors,
-    private readonly versions: ResourceVersions,
-  ) {}
+    versions: ResourceVersions,
+  ) {
+    this.checkVersion = versions.checkerFor(GROUP_VERSIONS);
+  }
 
   /** A parentId of no group of the organisation is 404. */
   async list(organisationId: string, query: ListSkillGroupsQuery): Promise<Page<SkillGroupResponse>> {
@@ -152,22 +162,6 @@ export class SkillGroupsService {
       ]);
       return { deleted: true };
     }, write);
-  }
-
-  /**
-   * If-Match, Base-Version and REQUIRE_IF_MATCH for a write of the locked `group` (ResourceVersions): `changes`,
-   * a PATCH's changed fields; none for a DELETE. The fields changed since a version are the skill_group.* events'.
-   */
-  private checkVersion(
-    organisationId: string,
-    group: SkillGroupRecord,
-    preconditions: Preconditions,
-    manager: EntityManager,
-    changes?: string[],
-  ) {
-    const representation = toSkillGroupResponse(group);
-    const check = { resource: 'SkillGroup', current: group.version, preconditions, changes, representation };
-    return this.versions.check(organisationId, group.id, check, manager);
   }
 }
 
