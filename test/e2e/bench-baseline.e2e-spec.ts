@@ -4,10 +4,11 @@ import { NestExpressApplication } from '@nestjs/platform-express';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { apiClient } from '../support/api-client';
-import { createTenant, createTestApp, dataSourceOf, TestTenant } from '../support/app';
+import { dataSourceOf } from '../support/app';
 import { createEmployee, createSkill, rate, unique } from '../support/people.factory';
 import { PositionsFixtures } from '../support/positions-fixtures';
 import { describeIfPostgres } from '../support/requirements';
+import { useTestApp } from '../support/use-test-app';
 
 type Baseline = typeof import('../../bench/baseline-server');
 type StackFloor = typeof import('../../bench/stack-floor');
@@ -24,18 +25,15 @@ type Reference = (typeof REFERENCES)[number];
  * (bench/stack-floor.ts: the baseline's statements behind NestJS, the service's DTOs, TypeORM) answers alike.
  */
 describeIfPostgres('the bench references answer as the service', () => {
-  let app: NestExpressApplication;
+  const suite = useTestApp({ config: { dispatchMode: 'off' }, tenant: 'once' });
   let dataSource: DataSource;
-  let tenant: TestTenant;
   let baseline: Baseline;
   let server: Server;
   let stackFloor: NestExpressApplication;
   const ports = {} as Record<Reference, number>;
 
   beforeAll(async () => {
-    app = await createTestApp({ dispatchMode: 'off' });
-    dataSource = dataSourceOf(app);
-    tenant = await createTenant(app);
+    dataSource = dataSourceOf(suite.app);
     // The baseline opens its pool on DATABASE_URL when it is loaded.
     const databaseUrl = process.env.DATABASE_URL;
     process.env.DATABASE_URL = process.env.TEST_DATABASE_URL;
@@ -53,18 +51,17 @@ describeIfPostgres('the bench references answer as the service', () => {
     if (server) await new Promise((resolve) => server.close(resolve));
     await stackFloor?.close();
     await baseline?.closePool();
-    await app?.close();
   });
 
   const service = apiClient(
-    () => app,
-    () => tenant,
+    () => suite.app,
+    () => suite.tenant,
   );
   describe.each(REFERENCES)('%s', (reference) => {
     /** The reference, as the bench calls it: the tenant's key, JSON bodies. */
     const raw = () => {
       const client = request(`http://127.0.0.1:${ports[reference]}/api/v1`);
-      const auth = (test: request.Test) => test.set('Authorization', tenant.bearer);
+      const auth = (test: request.Test) => test.set('Authorization', suite.tenant.bearer);
       return {
         get: (path: string) => auth(client.get(path)),
         post: (path: string, body: object) => auth(client.post(path)).send(body),
@@ -73,9 +70,9 @@ describeIfPostgres('the bench references answer as the service', () => {
     };
 
     it('GET employee by id: the service’s EmployeeDetail', async () => {
-      const employee = await createEmployee(app, tenant);
-      const skill = await createSkill(app, tenant);
-      await rate(app, tenant, employee.id, skill.id, { score: 4 });
+      const employee = await createEmployee(suite.app, suite.tenant);
+      const skill = await createSkill(suite.app, suite.tenant);
+      await rate(suite.app, suite.tenant, employee.id, skill.id, { score: 4 });
       const answered = (await raw().get(`/employees/${employee.id}`).expect(200)).body;
       const expected = (await service.get(`/employees/${employee.id}`).expect(200)).body;
       expect(answered.data.skills).toHaveLength(1);
@@ -84,7 +81,8 @@ describeIfPostgres('the bench references answer as the service', () => {
 
     it('GET employees search, page 1: the service’s page and total', async () => {
       const term = unique('Searched');
-      for (let index = 0; index < 3; index++) await createEmployee(app, tenant, { lastName: `${term} ${index}` });
+      for (let index = 0; index < 3; index++)
+        await createEmployee(suite.app, suite.tenant, { lastName: `${term} ${index}` });
       const query = `/employees?search=${encodeURIComponent(term.toLowerCase())}&page=1&limit=2`;
       const answered = (await raw().get(query).expect(200)).body;
       const expected = (await service.get(query).expect(200)).body;
@@ -97,11 +95,11 @@ describeIfPostgres('the bench references answer as the service', () => {
     (reference === 'raw baseline' ? it : it.skip)(
       'GET position candidates, page 1: the service’s ranking',
       async () => {
-        const fixtures = new PositionsFixtures(dataSource, tenant.organisationId);
+        const fixtures = new PositionsFixtures(dataSource, suite.tenant.organisationId);
         const skills = [await fixtures.skill(unique('Skill')), await fixtures.skill(unique('Skill'))];
-        const [, met, short] = await Promise.all([1, 2, 3].map(() => createEmployee(app, tenant)));
-        await rate(app, tenant, met.id, skills[0].id, { score: 5 });
-        await rate(app, tenant, short.id, skills[1].id, { score: 2 });
+        const [, met, short] = await Promise.all([1, 2, 3].map(() => createEmployee(suite.app, suite.tenant)));
+        await rate(suite.app, suite.tenant, met.id, skills[0].id, { score: 5 });
+        await rate(suite.app, suite.tenant, short.id, skills[1].id, { score: 2 });
         const position = await fixtures.position({
           requiredSkills: skills.map((skill) => ({ skill, minimumRating: 3 })),
         });
@@ -135,9 +133,9 @@ describeIfPostgres('the bench references answer as the service', () => {
     });
 
     it('POST rating: the employee’s latest rating, as the service reads it', async () => {
-      const employee = await createEmployee(app, tenant);
-      const skill = await createSkill(app, tenant);
-      await rate(app, tenant, employee.id, skill.id, { score: 1 });
+      const employee = await createEmployee(suite.app, suite.tenant);
+      const skill = await createSkill(suite.app, suite.tenant);
+      await rate(suite.app, suite.tenant, employee.id, skill.id, { score: 1 });
       const rating = (
         await raw()
           .post(`/employees/${employee.id}/ratings`, { skillId: skill.id, score: 5, ratingType: 'SELF_ASSESMENT' })
@@ -153,7 +151,10 @@ describeIfPostgres('the bench references answer as the service', () => {
     });
 
     it('PATCH employee: the service’s answer and the same employee.updated event', async () => {
-      const [byBaseline, byService] = await Promise.all([createEmployee(app, tenant), createEmployee(app, tenant)]);
+      const [byBaseline, byService] = await Promise.all([
+        createEmployee(suite.app, suite.tenant),
+        createEmployee(suite.app, suite.tenant),
+      ]);
       const answered = (await raw().patch(`/employees/${byBaseline.id}`, { title: 'Bench title' }).expect(200)).body;
       await service.patch(`/employees/${byService.id}`, { title: 'Bench title' }).expect(200);
       const read = (await service.get(`/employees/${byBaseline.id}`).expect(200)).body.data;
@@ -162,7 +163,7 @@ describeIfPostgres('the bench references answer as the service', () => {
       const events = await dataSource.query<{ employee: string; body: Buffer }[]>(
         `SELECT convert_from(body, 'UTF8')::json -> 'data' ->> 'id' AS employee, body FROM events
         WHERE organisation_id = $1 AND event = 'employee.updated'`,
-        [tenant.organisationId],
+        [suite.tenant.organisationId],
       );
       const bodyOf = (id: string) =>
         JSON.parse(events.find((event) => event.employee === id)!.body.toString('utf8')) as Record<string, unknown>;

@@ -1,8 +1,8 @@
-import { NestExpressApplication } from '@nestjs/platform-express';
 import request from 'supertest';
 import { runCli } from '../../src/cli/run-cli';
-import { createTenant, createTestApp, dataSourceOf, testConfig, TestTenant } from '../support/app';
+import { createTenant, dataSourceOf, testConfig, TestTenant } from '../support/app';
 import { chooseWelcomePassword, signIn, TEST_PASSWORD, welcomePath } from '../support/console';
+import { useTestApp } from '../support/use-test-app';
 
 const PUBLIC_URL = 'https://skills.example.com';
 
@@ -19,19 +19,17 @@ async function cliJson(...argv: string[]): Promise<{ code: number; json: Record<
   return { code, json: JSON.parse(lines[0]) };
 }
 
-let app: NestExpressApplication;
+const suite = useTestApp({ config: { publicUrl: PUBLIC_URL }, tenant: 'none' });
 let tenant: TestTenant;
 let orgName: string;
 
 beforeAll(async () => {
-  app = await createTestApp({ publicUrl: PUBLIC_URL });
-  tenant = await createTenant(app, 'Cli people');
-  [{ name: orgName }] = await dataSourceOf(app).query<Array<{ name: string }>>(
+  tenant = await createTenant(suite.app, 'Cli people');
+  [{ name: orgName }] = await dataSourceOf(suite.app).query<Array<{ name: string }>>(
     `SELECT name FROM organisations WHERE id = $1`,
     [tenant.organisationId],
   );
 });
-afterAll(() => app.close());
 
 const email = () => `cli-${Math.random().toString(36).slice(2)}@example.com`;
 
@@ -46,10 +44,10 @@ describe('user commands', () => {
       role: 'admin',
       link: expect.stringMatching(/^https:\/\/skills\.example\.com\/console\/welcome\/[\w-]{43}$/),
     });
-    expect((await chooseWelcomePassword(request.agent(app.getHttpServer()), json.link, TEST_PASSWORD)).status).toBe(
-      303,
-    );
-    expect((await signIn(app, address, TEST_PASSWORD)).response.status).toBe(303);
+    expect(
+      (await chooseWelcomePassword(request.agent(suite.app.getHttpServer()), json.link, TEST_PASSWORD)).status,
+    ).toBe(303);
+    expect((await signIn(suite.app, address, TEST_PASSWORD)).response.status).toBe(303);
   });
 
   it('refuses a role other than admin or viewer, and an email someone has', async () => {
@@ -79,12 +77,12 @@ describe('user commands', () => {
       code: 0,
       json: { id: first.id, email: address, role: 'viewer', link: expect.not.stringMatching(first.link) },
     });
-    await request(app.getHttpServer()).get(welcomePath(first.link)).expect(404);
-    await request(app.getHttpServer()).get(welcomePath(reset.json.link)).expect(303);
+    await request(suite.app.getHttpServer()).get(welcomePath(first.link)).expect(404);
+    await request(suite.app.getHttpServer()).get(welcomePath(reset.json.link)).expect(303);
   });
 
   it('lists and removes people', async () => {
-    const own = await createTenant(app, 'Listed');
+    const own = await createTenant(suite.app, 'Listed');
     const admin = email();
     const viewer = email();
     await cliJson('user', 'invite', '--org', own.organisationId, '--email', admin, '--role', 'admin');
@@ -112,7 +110,7 @@ describe('user commands', () => {
 
 describe('sso commands', () => {
   it('sets an organisation’s provider with its secret sealed, and removes it', async () => {
-    const own = await createTenant(app, 'Signed on');
+    const own = await createTenant(suite.app, 'Signed on');
     const set = await cliJson(
       'sso',
       'set',
@@ -129,7 +127,7 @@ describe('sso commands', () => {
       code: 0,
       json: { organisationId: own.organisationId, issuer: 'https://id.example.com', clientId: 'skills-console' },
     });
-    const [row] = await dataSourceOf(app).query<Array<{ client_secret_sealed: Buffer }>>(
+    const [row] = await dataSourceOf(suite.app).query<Array<{ client_secret_sealed: Buffer }>>(
       `SELECT client_secret_sealed FROM console_sso WHERE organisation_id = $1`,
       [own.organisationId],
     );
@@ -161,11 +159,11 @@ describe('sso commands', () => {
   });
 
   it('puts its changes and the command line’s key changes into the activity log as cli', async () => {
-    const own = await createTenant(app, 'Audited');
+    const own = await createTenant(suite.app, 'Audited');
     const created = await cliJson('api-key', 'create', '--org', own.organisationId, '--name', 'nightly');
     await cliJson('api-key', 'revoke', created.json.id);
     await cliJson('user', 'invite', '--org', own.organisationId, '--email', email(), '--role', 'admin');
-    const rows = await dataSourceOf(app).query<Array<{ actor: string; action: string; target: string }>>(
+    const rows = await dataSourceOf(suite.app).query<Array<{ actor: string; action: string; target: string }>>(
       `SELECT actor, action, target FROM console_activity WHERE organisation_id = $1 ORDER BY id`,
       [own.organisationId],
     );

@@ -1,29 +1,27 @@
-import { NestExpressApplication } from '@nestjs/platform-express';
 import request from 'supertest';
 import { ActivityLog } from '../../src/audit/activity-log';
 import { EmployeeResponse } from '../../src/employees/dto/employee.response';
 import { CandidateResponse } from '../../src/positions/dto/candidate.response';
-import { createTenant, createTestApp, dataSourceOf, TestTenant } from '../support/app';
+import { createTenant, dataSourceOf, TestTenant } from '../support/app';
 import { consolePerson, ConsolePerson } from '../support/console';
 import { PositionsFixtures } from '../support/positions-fixtures';
+import { useTestApp } from '../support/use-test-app';
 
-let app: NestExpressApplication;
+const suite = useTestApp({ tenant: 'none' });
 let tenant: TestTenant;
 let admin: ConsolePerson;
 let viewer: ConsolePerson;
 
 beforeAll(async () => {
-  app = await createTestApp();
-  tenant = await createTenant(app, 'Data pages');
-  admin = await consolePerson(app, tenant.organisationId, 'admin');
-  viewer = await consolePerson(app, tenant.organisationId, 'viewer');
+  tenant = await createTenant(suite.app, 'Data pages');
+  admin = await consolePerson(suite.app, tenant.organisationId, 'admin');
+  viewer = await consolePerson(suite.app, tenant.organisationId, 'viewer');
 });
-afterAll(() => app.close());
 
 const api = (key: string) => ({
-  get: (path: string) => request(app.getHttpServer()).get(`/api/v1${path}`).set('Authorization', `Bearer ${key}`),
+  get: (path: string) => request(suite.app.getHttpServer()).get(`/api/v1${path}`).set('Authorization', `Bearer ${key}`),
   post: (path: string, body: object) =>
-    request(app.getHttpServer()).post(`/api/v1${path}`).set('Authorization', `Bearer ${key}`).send(body),
+    request(suite.app.getHttpServer()).post(`/api/v1${path}`).set('Authorization', `Bearer ${key}`).send(body),
 });
 
 let sequence = 0;
@@ -74,7 +72,7 @@ function rowsOf(page: string, marker: string | { caption: string }): string[][] 
 }
 
 async function activityActions(organisationId: string): Promise<string[]> {
-  return (await app.get(ActivityLog).page(organisationId, {})).entries.map(
+  return (await suite.app.get(ActivityLog).page(organisationId, {})).entries.map(
     ({ action, target }) => `${action}: ${target}`,
   );
 }
@@ -94,8 +92,8 @@ describe('Employees', () => {
   let own: TestTenant;
   let person: ConsolePerson;
   beforeAll(async () => {
-    own = await createTenant(app, 'Employees list');
-    person = await consolePerson(app, own.organisationId, 'viewer');
+    own = await createTenant(suite.app, 'Employees list');
+    person = await consolePerson(suite.app, own.organisationId, 'viewer');
   });
 
   it('lists Name, Email, Title, Skills and Status, 50 a page oldest first, each linking to the employee', async () => {
@@ -107,7 +105,7 @@ describe('Employees', () => {
     const sql = await skill(own.key, 'SQL');
     await rate(own.key, made[0].id, typescript, 3, 'MANAGER_EVALUATION');
     await rate(own.key, made[0].id, sql, 2, 'SELF_ASSESMENT');
-    await request(app.getHttpServer())
+    await request(suite.app.getHttpServer())
       .delete(`/api/v1/employees/${made[1].id}`)
       .set('Authorization', own.bearer)
       .expect(200);
@@ -138,7 +136,7 @@ describe('Employees', () => {
     expect(rowsOf(byName, '<th scope="col">Status</th>').map(([name]) => name)).toEqual(['Zebediah Searchable']);
     expect(byName).toContain('value="zebediah"');
     expect(byName).toContain('1 employee matching “zebediah”.');
-    const api = await request(app.getHttpServer())
+    const api = await request(suite.app.getHttpServer())
       .get('/api/v1/employees?search=listed0&limit=50')
       .set('Authorization', own.bearer)
       .expect(200);
@@ -162,7 +160,7 @@ describe('Employees', () => {
   });
 
   it('never lists another organisation’s employees', async () => {
-    const other = await createTenant(app, 'Employees elsewhere');
+    const other = await createTenant(suite.app, 'Employees elsewhere');
     await employee(other.key, { firstName: 'Outsider', lastName: 'Elsewhere' });
     const page = (await person.agent.get('/console/employees?search=outsider').expect(200)).text;
     expect(page).not.toContain('Elsewhere');
@@ -220,7 +218,7 @@ describe('an employee’s page', () => {
   });
 
   it('answers 404 for another organisation’s employee, and for an id that is none', async () => {
-    const other = await createTenant(app, 'Employee elsewhere');
+    const other = await createTenant(suite.app, 'Employee elsewhere');
     const stranger = await employee(other.key, { firstName: 'Stranger' });
     for (const path of ['', '/erase']) {
       const page = await admin.agent.get(`/console/employees/${stranger.id}${path}`).expect(404);
@@ -249,7 +247,7 @@ describe('Export personal data', () => {
       expect(JSON.parse(download.text)).toEqual(fromApi.body.data);
       expect(JSON.parse(download.text)).toMatchObject({ employee: { id: subject.id }, ratings: [{ score: 4 }] });
     }
-    const entries = (await app.get(ActivityLog).page(tenant.organisationId, {})).entries.filter(
+    const entries = (await suite.app.get(ActivityLog).page(tenant.organisationId, {})).entries.filter(
       ({ action, target }) => action === 'personal data exported' && target === subject.id,
     );
     expect(entries.map(({ actor }) => actor).sort()).toEqual([admin.email, viewer.email].sort());
@@ -312,7 +310,7 @@ describe('Erase employee', () => {
     await admin.agent.get(`/console/employees/${subject.id}`).expect(404);
     expect(await activityActions(tenant.organisationId)).toContain(`employee erased: ${subject.id}`);
 
-    const erasures: Array<{ body: Buffer }> = await dataSourceOf(app).query(
+    const erasures: Array<{ body: Buffer }> = await dataSourceOf(suite.app).query(
       `SELECT body FROM events WHERE organisation_id = $1 AND event = 'employee.erased'`,
       [tenant.organisationId],
     );
@@ -325,7 +323,7 @@ describe('Erase employee', () => {
       actor: { type: 'console', id: admin.id },
     });
     // The log keeps the id only: nothing erased lives on in it.
-    const entries = (await app.get(ActivityLog).page(tenant.organisationId, {})).entries;
+    const entries = (await suite.app.get(ActivityLog).page(tenant.organisationId, {})).entries;
     expect(JSON.stringify(entries)).not.toContain('Erasable');
   });
 
@@ -339,8 +337,8 @@ describe('Erase employee', () => {
       .type('form')
       .send(form)
       .expect(403);
-    const other = await createTenant(app, 'Erase elsewhere');
-    const outsider = await consolePerson(app, other.organisationId, 'admin');
+    const other = await createTenant(suite.app, 'Erase elsewhere');
+    const outsider = await consolePerson(suite.app, other.organisationId, 'admin');
     await outsider.agent.post(`/console/employees/${subject.id}/erase`).type('form').send(form).expect(404);
     await api(tenant.key).get(`/employees/${subject.id}`).expect(200);
   });
@@ -350,8 +348,8 @@ describe('Skills', () => {
   let own: TestTenant;
   let person: ConsolePerson;
   beforeAll(async () => {
-    own = await createTenant(app, 'Skills pages');
-    person = await consolePerson(app, own.organisationId, 'viewer');
+    own = await createTenant(suite.app, 'Skills pages');
+    person = await consolePerson(suite.app, own.organisationId, 'viewer');
   });
 
   async function group(name: string, parentIds: string[] = []): Promise<{ id: string; name: string }> {
@@ -393,7 +391,7 @@ describe('Skills', () => {
     for (const score of scores) await rate(own.key, (await employee(own.key)).id, go, score, 'MANAGER_EVALUATION');
     const leaver = await employee(own.key);
     await rate(own.key, leaver.id, go, 5, 'MANAGER_EVALUATION');
-    await request(app.getHttpServer())
+    await request(suite.app.getHttpServer())
       .delete(`/api/v1/employees/${leaver.id}`)
       .set('Authorization', `Bearer ${own.key}`)
       .expect(200);
@@ -414,7 +412,7 @@ describe('Skills', () => {
   });
 
   it('answers 404 for another organisation’s skill and group, and for ids that are none', async () => {
-    const other = await createTenant(app, 'Skills elsewhere');
+    const other = await createTenant(suite.app, 'Skills elsewhere');
     const strange = (await api(other.key).post('/skills', { name: 'Strange skill' }).expect(201)).body.data;
     const strangeGroup = (await api(other.key).post('/skill-groups', { name: 'Strange group' }).expect(201)).body.data;
     for (const path of [`/console/skills/${strange.id}`, `/console/skills/groups/${strangeGroup.id}`]) {
@@ -433,9 +431,9 @@ describe('Positions', () => {
   let person: ConsolePerson;
   let fixtures: PositionsFixtures;
   beforeAll(async () => {
-    own = await createTenant(app, 'Positions pages');
-    person = await consolePerson(app, own.organisationId, 'viewer');
-    fixtures = new PositionsFixtures(dataSourceOf(app), own.organisationId);
+    own = await createTenant(suite.app, 'Positions pages');
+    person = await consolePerson(suite.app, own.organisationId, 'viewer');
+    fixtures = new PositionsFixtures(dataSourceOf(suite.app), own.organisationId);
   });
 
   it('lists positions with their status and required skills, filtered by status, each linking to its page', async () => {
@@ -511,8 +509,8 @@ describe('Positions', () => {
   });
 
   it('answers 404 for another organisation’s position', async () => {
-    const other = await createTenant(app, 'Positions elsewhere');
-    const elsewhere = await new PositionsFixtures(dataSourceOf(app), other.organisationId).position({
+    const other = await createTenant(suite.app, 'Positions elsewhere');
+    const elsewhere = await new PositionsFixtures(dataSourceOf(suite.app), other.organisationId).position({
       name: 'Hidden role',
     });
     const page = await person.agent.get(`/console/positions/${elsewhere.id}`).expect(404);

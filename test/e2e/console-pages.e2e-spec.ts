@@ -13,22 +13,21 @@ import { Agent, consolePerson, ConsolePerson } from '../support/console';
 import { HangingReceiver } from '../support/hanging-receiver';
 import { createEmployee } from '../support/people.factory';
 import { testCertificate, TrustCertificateModule } from '../support/tls';
+import { useTestApp } from '../support/use-test-app';
 import { waitUntil } from '../support/wait-until';
 import { WebhookReceiver } from '../support/webhook-receiver';
 
-let app: NestExpressApplication;
+const certificate = testCertificate();
+const suite = useTestApp({ imports: [TrustCertificateModule.of(certificate)], tenant: 'none' });
 let tenant: TestTenant;
 let admin: ConsolePerson;
 let viewer: ConsolePerson;
-const certificate = testCertificate();
 
 beforeAll(async () => {
-  app = await createTestApp({}, [TrustCertificateModule.of(certificate)]);
-  tenant = await createTenant(app, 'Pages');
-  admin = await consolePerson(app, tenant.organisationId, 'admin');
-  viewer = await consolePerson(app, tenant.organisationId, 'viewer');
+  tenant = await createTenant(suite.app, 'Pages');
+  admin = await consolePerson(suite.app, tenant.organisationId, 'admin');
+  viewer = await consolePerson(suite.app, tenant.organisationId, 'viewer');
 });
-afterAll(() => app.close());
 
 /** A form sent from the console's page, then the page its 303 leads to (where a flash is shown once). */
 async function submit(agent: Agent, path: string, form: Record<string, string | string[]>) {
@@ -43,9 +42,9 @@ function revealed(page: string): string | undefined {
 }
 
 const api = (key: string) => ({
-  get: (path: string) => request(app.getHttpServer()).get(`/api/v1${path}`).set('Authorization', `Bearer ${key}`),
+  get: (path: string) => request(suite.app.getHttpServer()).get(`/api/v1${path}`).set('Authorization', `Bearer ${key}`),
   post: (path: string, body: object) =>
-    request(app.getHttpServer()).post(`/api/v1${path}`).set('Authorization', `Bearer ${key}`).send(body),
+    request(suite.app.getHttpServer()).post(`/api/v1${path}`).set('Authorization', `Bearer ${key}`).send(body),
 });
 
 function pageOf(page: number): PaginationQuery {
@@ -53,7 +52,7 @@ function pageOf(page: number): PaginationQuery {
 }
 
 async function activityActions(organisationId: string): Promise<string[]> {
-  return (await app.get(ActivityLog).page(organisationId, {})).entries.map(
+  return (await suite.app.get(ActivityLog).page(organisationId, {})).entries.map(
     ({ action, target }) => `${action}: ${target}`,
   );
 }
@@ -68,7 +67,9 @@ describe('API keys', () => {
 
     await api(key).get('/skills').expect(200);
     await api(key).post('/skills', { name: 'Written by a reader' }).expect(403);
-    const [summary] = (await app.get(ApiKeysService).list(tenant.organisationId)).filter((k) => k.name === 'reader');
+    const [summary] = (await suite.app.get(ApiKeysService).list(tenant.organisationId)).filter(
+      (k) => k.name === 'reader',
+    );
     expect(summary.scopes).toEqual(['read']);
     const days = (summary.expiresAt!.getTime() - summary.createdAt.getTime()) / 86_400_000;
     expect(days).toBeCloseTo(30, 2);
@@ -93,23 +94,20 @@ describe('API keys', () => {
   });
 
   it('revokes a key after "Revoke key", refused by the API within 5 s, and records it', async () => {
-    const created = await app.get(ApiKeysService).create(tenant.organisationId, { name: 'short-lived' });
+    const created = await suite.app.get(ApiKeysService).create(tenant.organisationId, { name: 'short-lived' });
     await api(created.key).get('/skills').expect(200);
     const confirm = await admin.agent.get(`/console/api-keys/${created.id}/revoke`).expect(200);
     expect(confirm.text).toContain('>Revoke key</button>');
     await submit(admin.agent, `/console/api-keys/${created.id}/revoke`, {});
-    const deadline = Date.now() + 5000;
-    let status = 200;
-    while (Date.now() < deadline && status !== 401) {
-      status = (await api(created.key).get('/skills')).status;
-      if (status !== 401) await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-    expect(status).toBe(401);
+    await waitUntil(async () => (await api(created.key).get('/skills')).status === 401, 'the revoked key is refused', {
+      timeoutMs: 5000,
+      intervalMs: 200,
+    });
     expect(await activityActions(tenant.organisationId)).toContain(`key revoked: short-lived (${created.id})`);
   });
 
   it('answers 404 for another organisation’s key, which keeps working', async () => {
-    const other = await createTenant(app, 'Other keys');
+    const other = await createTenant(suite.app, 'Other keys');
     await admin.agent.get(`/console/api-keys/${other.keyId}/revoke`).expect(404);
     await admin.agent.post(`/console/api-keys/${other.keyId}/revoke`).expect(404);
     await admin.agent.post('/console/api-keys/not-a-uuid/revoke').expect(404);
@@ -125,7 +123,7 @@ describe('API keys', () => {
     await viewer.agent.get(`/console/api-keys/${tenant.keyId}/revoke`).expect(403);
     await viewer.agent.post('/console/api-keys').type('form').send({ name: 'forged', scopes: 'read' }).expect(403);
     await viewer.agent.post(`/console/api-keys/${tenant.keyId}/revoke`).expect(403);
-    const keys = await app.get(ApiKeysService).list(tenant.organisationId);
+    const keys = await suite.app.get(ApiKeysService).list(tenant.organisationId);
     expect(keys.find((key) => key.name === 'forged')).toBeUndefined();
     expect(keys.find((key) => key.id === tenant.keyId)?.revokedAt).toBeNull();
   });
@@ -138,7 +136,7 @@ describe('API keys', () => {
       .send({ name: 'cross-site', scopes: 'read', expires: 'never' })
       .expect(403);
     await admin.agent.post(`/console/api-keys/${tenant.keyId}/revoke`).set('Sec-Fetch-Site', 'cross-site').expect(403);
-    const keys = await app.get(ApiKeysService).list(tenant.organisationId);
+    const keys = await suite.app.get(ApiKeysService).list(tenant.organisationId);
     expect(keys.find((key) => key.name === 'cross-site')).toBeUndefined();
     expect(keys.find((key) => key.id === tenant.keyId)?.revokedAt).toBeNull();
   });
@@ -167,7 +165,7 @@ describe('webhooks', () => {
   });
 
   async function endpointOf(url: string): Promise<string> {
-    const endpoints = await app.get(WebhooksService).list(tenant.organisationId);
+    const endpoints = await suite.app.get(WebhooksService).list(tenant.organisationId);
     return endpoints.find((endpoint) => endpoint.url === url)!.id;
   }
 
@@ -196,8 +194,9 @@ describe('webhooks', () => {
     const id = await endpointOf(verboseUrl);
     const afterTest = await submit(admin.agent, `/console/webhooks/${id}/test`, {});
     expect(afterTest.text).toContain('Test event sent: failed (HTTP 500)');
-    const [delivery] = (await app.get(WebhooksService).listDeliveries(tenant.organisationId, id, pageOf(1))).items;
-    const detail = await app.get(WebhooksService).getDelivery(tenant.organisationId, id, delivery.deliveryId);
+    const [delivery] = (await suite.app.get(WebhooksService).listDeliveries(tenant.organisationId, id, pageOf(1)))
+      .items;
+    const detail = await suite.app.get(WebhooksService).getDelivery(tenant.organisationId, id, delivery.deliveryId);
     expect(detail.responseExcerpt).toEqual(Buffer.from(longAnswer).subarray(0, 1024));
     const body = JSON.parse(detail.body.toString('utf8'));
     expect(body).toMatchObject({ event: 'webhook.test', data: { webhookId: id, url: verboseUrl } });
@@ -225,10 +224,10 @@ describe('webhooks', () => {
     expect(failed).toContain('>503<');
     expect(failed).not.toContain('>200<');
 
-    const [latest] = (await app.get(WebhooksService).listDeliveries(tenant.organisationId, id, pageOf(1))).items;
+    const [latest] = (await suite.app.get(WebhooksService).listDeliveries(tenant.organisationId, id, pageOf(1))).items;
     const after = await submit(admin.agent, `/console/webhooks/${id}/deliveries/${latest.deliveryId}/redeliver`, {});
     expect(after.text).toContain('Redelivery queued');
-    const [queued] = (await app.get(WebhooksService).listDeliveries(tenant.organisationId, id, pageOf(1))).items;
+    const [queued] = (await suite.app.get(WebhooksService).listDeliveries(tenant.organisationId, id, pageOf(1))).items;
     expect(queued.redeliveryOf).toBe(latest.deliveryId);
   });
 
@@ -253,12 +252,12 @@ describe('webhooks', () => {
   });
 
   it('answers 404 for another organisation’s endpoint and delivery, and changes nothing', async () => {
-    const other = await createTenant(app, 'Other hooks');
+    const other = await createTenant(suite.app, 'Other hooks');
     const url = receiver.url('/stranger');
-    const endpoint = await app
+    const endpoint = await suite.app
       .get(WebhooksService)
       .create(other.organisationId, { url, events: ['skill.rated'] }, cliWrite());
-    const delivery = await app.get(WebhooksService).sendTest(other.organisationId, endpoint.id, cliWrite());
+    const delivery = await suite.app.get(WebhooksService).sendTest(other.organisationId, endpoint.id, cliWrite());
     const base = `/console/webhooks/${endpoint.id}`;
     for (const path of [base, `${base}/delete`, `${base}/deliveries/${delivery.deliveryId}`]) {
       const page = await admin.agent.get(path).expect(404);
@@ -275,9 +274,11 @@ describe('webhooks', () => {
     await admin.agent.get('/console/webhooks/not-a-uuid').expect(404);
     await admin.agent.get(`/console/webhooks/${endpoint.id}/deliveries/not-a-uuid`).expect(404);
     expect((await admin.agent.get('/console/webhooks').expect(200)).text).not.toContain(url);
-    const deliveries = await app.get(WebhooksService).listDeliveries(other.organisationId, endpoint.id, pageOf(1));
+    const deliveries = await suite.app
+      .get(WebhooksService)
+      .listDeliveries(other.organisationId, endpoint.id, pageOf(1));
     expect(deliveries.items).toHaveLength(1);
-    const [row] = await dataSourceOf(app).query('SELECT secret_sealed FROM webhook_endpoints WHERE id = $1', [
+    const [row] = await dataSourceOf(suite.app).query('SELECT secret_sealed FROM webhook_endpoints WHERE id = $1', [
       endpoint.id,
     ]);
     expect(row.secret_sealed).toBeNull();
@@ -288,7 +289,8 @@ describe('webhooks', () => {
     await submit(admin.agent, '/console/webhooks', { url, events: 'skill.rated' });
     const id = await endpointOf(url);
     await submit(admin.agent, `/console/webhooks/${id}/test`, {});
-    const [delivery] = (await app.get(WebhooksService).listDeliveries(tenant.organisationId, id, pageOf(1))).items;
+    const [delivery] = (await suite.app.get(WebhooksService).listDeliveries(tenant.organisationId, id, pageOf(1)))
+      .items;
     const list = (await viewer.agent.get('/console/webhooks').expect(200)).text;
     expect(list).not.toContain('Add endpoint');
     const page = (await viewer.agent.get(`/console/webhooks/${id}`).expect(200)).text;
@@ -309,7 +311,7 @@ describe('webhooks', () => {
     }
     await admin.agent.post(`/console/webhooks/${id}/delete`).set('Origin', 'https://evil.example').expect(403);
     await admin.agent.get(`/console/webhooks/${id}`).expect(200);
-    const deliveries = await app.get(WebhooksService).listDeliveries(tenant.organisationId, id, pageOf(1));
+    const deliveries = await suite.app.get(WebhooksService).listDeliveries(tenant.organisationId, id, pageOf(1));
     expect(deliveries.items).toHaveLength(1);
   });
 
@@ -371,8 +373,8 @@ describe('webhooks', () => {
 
 describe('events', () => {
   it('lists the feed newest first, 50 a page, with Older and Newer, filtered by event type, each with its JSON', async () => {
-    const own = await createTenant(app, 'Feed');
-    const person = await consolePerson(app, own.organisationId, 'viewer');
+    const own = await createTenant(suite.app, 'Feed');
+    const person = await consolePerson(suite.app, own.organisationId, 'viewer');
     const names: string[] = [];
     for (let index = 0; index < 52; index++) {
       names.push(`Skill ${String(index).padStart(2, '0')}`);
@@ -380,11 +382,14 @@ describe('events', () => {
     }
 
     // The feed lists an event once every older transaction has ended: within a second (docs/api-decisions.md).
-    let first = '';
-    for (const deadline = Date.now() + 5000; !first.includes('Skill 51') && Date.now() < deadline;) {
-      first = (await person.agent.get('/console/events').expect(200)).text;
-      if (!first.includes('Skill 51')) await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    const first = await waitUntil(
+      async () => {
+        const { text } = await person.agent.get('/console/events').expect(200);
+        return text.includes('Skill 51') && text;
+      },
+      'the feed lists Skill 51',
+      { timeoutMs: 5000, intervalMs: 100 },
+    );
     expect(first).toContain('<label for="event-type">Event type</label>');
     expect(first.indexOf('Skill 51')).toBeLessThan(first.indexOf('Skill 50'));
     expect(first).not.toContain('Skill 01');
@@ -404,7 +409,7 @@ describe('events', () => {
     const filtered = (await person.agent.get('/console/events?event=skill.deleted').expect(200)).text;
     expect(filtered).toContain('No events named skill.deleted');
     await person.agent.get('/console/events?event=no.such.event').expect(400);
-    const other = await createTenant(app, 'Feed stranger');
+    const other = await createTenant(suite.app, 'Feed stranger');
     await api(other.key).post('/skills', { name: 'Not theirs to see' }).expect(201);
     expect((await person.agent.get('/console/events').expect(200)).text).not.toContain('Not theirs to see');
   });

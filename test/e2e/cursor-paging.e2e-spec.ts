@@ -1,12 +1,12 @@
-import { NestExpressApplication } from '@nestjs/platform-express';
 import * as fc from 'fast-check';
 import { EmployeeResponse } from '../../src/employees/dto/employee.response';
 import { SkillResponse } from '../../src/skills/dto/skill.response';
 import { apiClient, Envelope } from '../support/api-client';
-import { createTenant, createTestApp, dataSourceOf, TestTenant } from '../support/app';
+import { createTenant, dataSourceOf, TestTenant } from '../support/app';
 import { NEEDS_A_SERVER, onEmbeddedDatabase } from '../support/database-kind';
 import { createEmployee, createSkill, rate } from '../support/people.factory';
 import { PositionsFixtures } from '../support/positions-fixtures';
+import { useTestApp } from '../support/use-test-app';
 
 const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
 const SINCE = 'updatedSince=2000-01-01T00:00:00.000Z';
@@ -20,20 +20,18 @@ interface Identified {
 const idOf = (item: Identified) => item.id ?? item.ratingId ?? item.deliveryId;
 
 describe('cursor paging: lists that never skip a row', () => {
-  let app: NestExpressApplication;
+  const suite = useTestApp({ tenant: 'none' });
   let tenant: TestTenant;
   let other: TestTenant;
 
   beforeAll(async () => {
-    app = await createTestApp();
-    other = await createTenant(app, 'Other');
+    other = await createTenant(suite.app, 'Other');
   });
   beforeEach(async () => {
-    tenant = await createTenant(app);
+    tenant = await createTenant(suite.app);
   });
-  afterAll(() => app.close());
 
-  const as = (who: () => TestTenant) => apiClient(() => app, who);
+  const as = (who: () => TestTenant) => apiClient(() => suite.app, who);
   const { get, post, patch, del } = as(() => tenant);
 
   /** Reads a page of `path` (which has its own query, or none) and answers its body. */
@@ -76,7 +74,7 @@ describe('cursor paging: lists that never skip a row', () => {
     it('sees every employee of an updatedSince pass, and the one changed mid-pass again in its new state', async () => {
       const created: EmployeeResponse[] = [];
       for (let i = 0; i < 4; i++) {
-        created.push(await createEmployee(app, tenant, { firstName: `P${i + 1}` }));
+        created.push(await createEmployee(suite.app, tenant, { firstName: `P${i + 1}` }));
         await tick();
       }
       let changed: EmployeeResponse | undefined;
@@ -94,7 +92,7 @@ describe('cursor paging: lists that never skip a row', () => {
     it('does the same for skills', async () => {
       const created: SkillResponse[] = [];
       for (let i = 0; i < 4; i++) {
-        created.push(await createSkill(app, tenant));
+        created.push(await createSkill(suite.app, tenant));
         await tick();
       }
       const seen = await readAll<SkillResponse>(`/skills?${SINCE}`, 2, async (pageNumber) => {
@@ -107,7 +105,7 @@ describe('cursor paging: lists that never skip a row', () => {
 
   it('skips no skill when one before the cursor is deleted between two pages', async () => {
     const created: SkillResponse[] = [];
-    for (let i = 0; i < 5; i++) created.push(await createSkill(app, tenant));
+    for (let i = 0; i < 5; i++) created.push(await createSkill(suite.app, tenant));
     const seen = await readAll<SkillResponse>('/skills', 2, async (pageNumber) => {
       if (pageNumber === 2) await del(`/skills/${created[0].id}`).expect(200);
     });
@@ -116,7 +114,7 @@ describe('cursor paging: lists that never skip a row', () => {
 
   describe('meta', () => {
     it('is exactly {limit, hasNextPage, nextCursor} in cursor mode, with nothing counted', async () => {
-      for (let i = 0; i < 3; i++) await createSkill(app, tenant);
+      for (let i = 0; i < 3; i++) await createSkill(suite.app, tenant);
       const cursor = await cursorOf('/skills');
       const middle = await page('/skills', `limit=1&cursor=${cursor}`);
       expect(middle.meta).toEqual({ limit: 1, hasNextPage: true, nextCursor: expect.any(String) });
@@ -127,7 +125,7 @@ describe('cursor paging: lists that never skip a row', () => {
 
     it('gives page mode its meta plus nextCursor, so page 1 with its total continues by cursor', async () => {
       const created: SkillResponse[] = [];
-      for (let i = 0; i < 5; i++) created.push(await createSkill(app, tenant));
+      for (let i = 0; i < 5; i++) created.push(await createSkill(suite.app, tenant));
       const first = await page<SkillResponse>('/skills', 'limit=2&page=1');
       expect(first.meta).toEqual({
         total: 5,
@@ -147,7 +145,7 @@ describe('cursor paging: lists that never skip a row', () => {
 
     it('lets limit change from page to page', async () => {
       const created: SkillResponse[] = [];
-      for (let i = 0; i < 6; i++) created.push(await createSkill(app, tenant));
+      for (let i = 0; i < 6; i++) created.push(await createSkill(suite.app, tenant));
       const first = await page<SkillResponse>('/skills', 'limit=1');
       const second = await page<SkillResponse>('/skills', `limit=3&cursor=${first.meta.nextCursor}`);
       const third = await page<SkillResponse>('/skills', `limit=100&cursor=${second.meta.nextCursor}`);
@@ -160,8 +158,8 @@ describe('cursor paging: lists that never skip a row', () => {
 
   describe('a cursor that is not for this request', () => {
     beforeEach(async () => {
-      for (let i = 0; i < 3; i++) await createSkill(app, tenant, { name: `Cursor skill ${i} ${Math.random()}` });
-      for (let i = 0; i < 2; i++) await createEmployee(app, tenant);
+      for (let i = 0; i < 3; i++) await createSkill(suite.app, tenant, { name: `Cursor skill ${i} ${Math.random()}` });
+      for (let i = 0; i < 2; i++) await createEmployee(suite.app, tenant);
     });
 
     it('is 400 naming cursor when sent with page', async () => {
@@ -206,7 +204,10 @@ describe('cursor paging: lists that never skip a row', () => {
       const created: EmployeeResponse[] = [];
       for (let i = 0; i < 5; i++) {
         created.push(
-          await createEmployee(app, tenant, { lastName: i % 2 ? 'Searchable' : 'Other', departmentId: `d${i % 2}` }),
+          await createEmployee(suite.app, tenant, {
+            lastName: i % 2 ? 'Searchable' : 'Other',
+            departmentId: `d${i % 2}`,
+          }),
         );
       }
       const ids = (items: Identified[]) => items.map(idOf);
@@ -220,13 +221,13 @@ describe('cursor paging: lists that never skip a row', () => {
 
     it('skills, also with search', async () => {
       const created: SkillResponse[] = [];
-      for (let i = 0; i < 4; i++) created.push(await createSkill(app, tenant));
+      for (let i = 0; i < 4; i++) created.push(await createSkill(suite.app, tenant));
       expect((await readAll<SkillResponse>('/skills', 3)).map(idOf)).toEqual(created.map(idOf));
       expect((await readAll<SkillResponse>(`/skills?search=skill`, 1)).map(idOf)).toEqual(created.map(idOf));
     });
 
     it('positions, also with status', async () => {
-      const fixtures = new PositionsFixtures(dataSourceOf(app), tenant.organisationId);
+      const fixtures = new PositionsFixtures(dataSourceOf(suite.app), tenant.organisationId);
       const created = [];
       for (let i = 0; i < 4; i++) {
         created.push(await fixtures.position({ status: i % 2 ? 'FILLED' : 'OPEN' }));
@@ -238,16 +239,16 @@ describe('cursor paging: lists that never skip a row', () => {
     });
 
     it("an employee's ratings, newest first, also with skillId; a foreign employee is 404", async () => {
-      const employee = await createEmployee(app, tenant);
-      const skill = await createSkill(app, tenant);
+      const employee = await createEmployee(suite.app, tenant);
+      const skill = await createSkill(suite.app, tenant);
       const ratings = [];
-      for (let i = 0; i < 5; i++) ratings.push(await rate(app, tenant, employee.id, skill.id, { score: i }));
+      for (let i = 0; i < 5; i++) ratings.push(await rate(suite.app, tenant, employee.id, skill.id, { score: i }));
       const newestFirst = ratings.map(idOf).reverse();
       const path = `/employees/${employee.id}/ratings`;
       expect((await readAll(path, 2)).map(idOf)).toEqual(newestFirst);
       expect((await readAll(`${path}?skillId=${skill.id}`, 4)).map(idOf)).toEqual(newestFirst);
       const cursor = await cursorOf(path);
-      await expectCursorRefused(`/employees/${(await createEmployee(app, tenant)).id}/ratings?cursor=${cursor}`);
+      await expectCursorRefused(`/employees/${(await createEmployee(suite.app, tenant)).id}/ratings?cursor=${cursor}`);
       await as(() => other)
         .get(`${path}?limit=1`)
         .expect(404);
@@ -257,7 +258,7 @@ describe('cursor paging: lists that never skip a row', () => {
       const webhook = (
         await post<{ id: string }>('/webhooks', { url: 'https://hooks.example.com/c', events: ['employee.created'] })
       ).body.data;
-      for (let i = 0; i < 3; i++) await createEmployee(app, tenant);
+      for (let i = 0; i < 3; i++) await createEmployee(suite.app, tenant);
       const path = `/webhooks/${webhook.id}/deliveries`;
       const all = await page<Identified>(path, 'limit=100');
       expect(all.data).toHaveLength(3);
@@ -279,7 +280,11 @@ describe('cursor paging: lists that never skip a row', () => {
       const webhook = (
         await post<{ id: string }>('/webhooks', { url: 'https://hooks.example.com/u', events: ['employee.updated'] })
       ).body.data;
-      const employee = await createEmployee(app, tenant, { title: 'CTO', departmentId: 'd1', hiredAt: '2020-01-01' });
+      const employee = await createEmployee(suite.app, tenant, {
+        title: 'CTO',
+        departmentId: 'd1',
+        hiredAt: '2020-01-01',
+      });
       await tick();
       const sameValues = {
         firstName: employee.firstName,
@@ -300,7 +305,7 @@ describe('cursor paging: lists that never skip a row', () => {
     });
 
     it('keeps updatedAt of a skill', async () => {
-      const skill = await createSkill(app, tenant, { description: 'd', ratingScaleMax: 5 });
+      const skill = await createSkill(suite.app, tenant, { description: 'd', ratingScaleMax: 5 });
       await tick();
       const answered = (
         await patch<SkillResponse>(`/skills/${skill.id}`, {
@@ -325,7 +330,7 @@ describe('cursor paging: lists that never skip a row', () => {
     `bounds every transaction of the server to 30 s: statements and idle time in a transaction ${NEEDS_A_SERVER}`,
     async () => {
       const setting = async (name: string) => {
-        const [row] = await dataSourceOf(app).query<{ ms: number }[]>(
+        const [row] = await dataSourceOf(suite.app).query<{ ms: number }[]>(
           `SELECT setting::int AS ms FROM pg_settings WHERE name = $1`,
           [name],
         );
@@ -355,17 +360,17 @@ describe('cursor paging: lists that never skip a row', () => {
           fc.boolean(),
           fc.array(fc.array(operation, { maxLength: 3 }), { maxLength: 8 }),
           async (initial, limit, delta, batches) => {
-            tenant = await createTenant(app);
+            tenant = await createTenant(suite.app);
             const live = new Map<string, SkillResponse>();
             for (let i = 0; i < initial; i++) {
-              const skill = await createSkill(app, tenant);
+              const skill = await createSkill(suite.app, tenant);
               live.set(skill.id, skill);
             }
             const lived = new Set(live.keys());
             const apply = async (each: Operation) => {
               const ids = [...live.keys()];
               if (each.kind === 'create') {
-                const skill = await createSkill(app, tenant);
+                const skill = await createSkill(suite.app, tenant);
                 live.set(skill.id, skill);
               } else if (ids.length > 0) {
                 const id = ids[each.target % ids.length];

@@ -1,9 +1,9 @@
-import { NestExpressApplication } from '@nestjs/platform-express';
 import { AppConfig } from '../../src/config/config';
 import { apiClient } from '../support/api-client';
-import { createTenant, createTestApp, TestTenant } from '../support/app';
+import { createTenant, TestTenant } from '../support/app';
 import { readFeed } from '../support/event-feed';
 import { testCertificate, TrustCertificateModule } from '../support/tls';
+import { useTestApp } from '../support/use-test-app';
 import { WebhookReceiver } from '../support/webhook-receiver';
 
 interface FeedEvent {
@@ -21,21 +21,24 @@ const FAST_POLL: Partial<AppConfig> = { webhookPollIntervalMs: 100 };
 
 describe('every change in the feed: feed-only events, changes, actor, requestId, traceparent', () => {
   const certificate = testCertificate();
+  const suite = useTestApp({
+    config: FAST_POLL,
+    imports: [TrustCertificateModule.of(certificate)],
+    app: { dispatch: true },
+    tenant: 'none',
+  });
   let receiver: WebhookReceiver;
-  let app: NestExpressApplication;
 
   beforeAll(async () => {
     receiver = await new WebhookReceiver(certificate).start();
-    app = await createTestApp(FAST_POLL, [TrustCertificateModule.of(certificate)], { dispatch: true });
   });
   afterAll(async () => {
-    await app.close();
     await receiver.stop();
   });
 
   const as = (who: TestTenant) =>
     apiClient(
-      () => app,
+      () => suite.app,
       () => who,
     );
 
@@ -56,7 +59,7 @@ describe('every change in the feed: feed-only events, changes, actor, requestId,
   });
 
   it('records skill.created, skill.updated (with changes) and skill.deleted with the Skill, its id, actor and requestId', async () => {
-    const tenant = await createTenant(app);
+    const tenant = await createTenant(suite.app);
     const created = await as(tenant)
       .post('/skills', { name: 'TypeScript', description: null })
       .set('X-Request-Id', 'skill-create-1')
@@ -90,7 +93,7 @@ describe('every change in the feed: feed-only events, changes, actor, requestId,
   });
 
   it('records employee_skill.deleted with employeeId, skillId and personSkillId, also when removed with force=true', async () => {
-    const tenant = await createTenant(app);
+    const tenant = await createTenant(suite.app);
     const employee = (await as(tenant).post('/employees', newEmployee('links')).expect(201)).body.data;
     const skills = [];
     for (const name of ['Go', 'Rust']) skills.push((await as(tenant).post('/skills', { name }).expect(201)).body.data);
@@ -112,7 +115,7 @@ describe('every change in the feed: feed-only events, changes, actor, requestId,
   });
 
   it('refuses a feed-only event name on POST /webhooks, as before', async () => {
-    const tenant = await createTenant(app);
+    const tenant = await createTenant(suite.app);
     for (const name of ['skill.created', 'skill.updated', 'skill.deleted', 'employee_skill.deleted']) {
       const response = await as(tenant)
         .post('/webhooks', { url: receiver.url('/feed-only'), events: [name] })
@@ -122,7 +125,7 @@ describe('every change in the feed: feed-only events, changes, actor, requestId,
   });
 
   it('carries on employee.updated exactly the fields the PATCH altered, dates as the API writes them', async () => {
-    const tenant = await createTenant(app);
+    const tenant = await createTenant(suite.app);
     const created = (
       await as(tenant)
         .post('/employees', { ...newEmployee('changes'), hiredAt: '2024-03-01T08:00:00Z', title: 'Engineer' })
@@ -157,7 +160,7 @@ describe('every change in the feed: feed-only events, changes, actor, requestId,
   });
 
   it('names the key and the X-Request-Id of the request on the event of every write route, a keyed POST too', async () => {
-    const tenant = await createTenant(app);
+    const tenant = await createTenant(suite.app);
     const employee = (
       await as(tenant).post('/employees', newEmployee('actor')).set('X-Request-Id', 'w-employee-create').expect(201)
     ).body.data;
@@ -193,7 +196,7 @@ describe('every change in the feed: feed-only events, changes, actor, requestId,
   });
 
   it('records from the bulk endpoints what single items record: changes and the actor of the request', async () => {
-    const tenant = await createTenant(app);
+    const tenant = await createTenant(suite.app);
     const employee = (await as(tenant).post('/employees', newEmployee('bulk')).expect(201)).body.data;
     const skill = (await as(tenant).post('/skills', { name: 'Scala' }).expect(201)).body.data;
     await as(tenant)
@@ -229,7 +232,7 @@ describe('every change in the feed: feed-only events, changes, actor, requestId,
   });
 
   it("sends a receiver the feed item's stored bytes without its id, with the request's trace as traceparent", async () => {
-    const tenant = await createTenant(app);
+    const tenant = await createTenant(suite.app);
     const employee = (await as(tenant).post('/employees', newEmployee('trace')).expect(201)).body.data;
     await as(tenant)
       .post('/webhooks', { url: receiver.url('/changes-trace'), events: ['employee.updated'], secret: 's3cret!' })

@@ -1,9 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { NestExpressApplication } from '@nestjs/platform-express';
-import { createTenant, createTestApp, dataSourceOf, TEST_SERVICE_SECRET_KEY, TestTenant } from '../support/app';
+import { createTenant, dataSourceOf, TEST_SERVICE_SECRET_KEY, TestTenant } from '../support/app';
 import { unique } from '../support/people.factory';
 import { describeIfPostgres } from '../support/requirements';
 import { ServerProcess, startServer } from '../support/server-process';
+import { useTestApp } from '../support/use-test-app';
 
 /** docs/api-decisions.md "Fair delivery across organisations": from a change's 2xx to its event being listed. */
 const LAG_BOUND_MS = 1000;
@@ -21,11 +21,10 @@ interface FeedEvent {
  * process serves the API (node dist/main.js), so the measuring client shares no event loop with it.
  */
 describeIfPostgres('events feed: lag while another organisation bulk-loads', () => {
-  let app: NestExpressApplication;
+  const suite = useTestApp({ tenant: 'none' });
   let server: ServerProcess;
 
   beforeAll(async () => {
-    app = await createTestApp();
     server = await startServer({
       DATABASE_URL: process.env.TEST_DATABASE_URL,
       SERVICE_SECRET_KEY: TEST_SERVICE_SECRET_KEY,
@@ -35,7 +34,6 @@ describeIfPostgres('events feed: lag while another organisation bulk-loads', () 
   });
   afterAll(async () => {
     await server?.stop();
-    await app.close();
   });
 
   const call = (tenant: TestTenant, method: string, path: string, body?: string) =>
@@ -60,7 +58,7 @@ describeIfPostgres('events feed: lag while another organisation bulk-loads', () 
    * database (a bulk request's) has, in ms.
    */
   async function writers(): Promise<{ others: boolean; bulkMs: number }> {
-    const [row] = await dataSourceOf(app).query<{ others: boolean; bulk_ms: number }[]>(
+    const [row] = await dataSourceOf(suite.app).query<{ others: boolean; bulk_ms: number }[]>(
       `SELECT count(*) FILTER (WHERE datname IS DISTINCT FROM current_database()
                                  AND xact_start < now() - interval '250 ms') > 0 AS others,
               coalesce(max(extract(epoch FROM now() - xact_start) * 1000)
@@ -72,8 +70,8 @@ describeIfPostgres('events feed: lag while another organisation bulk-loads', () 
   }
 
   it(`lists each change of one organisation within ${LAG_BOUND_MS} ms of its 201 while another posts ${BULK_ITEMS}-item bulk requests back to back`, async () => {
-    const loader = await createTenant(app, 'Loader');
-    const reader = await createTenant(app, 'Reader');
+    const loader = await createTenant(suite.app, 'Loader');
+    const reader = await createTenant(suite.app, 'Reader');
     const bodies = Array.from({ length: 40 }, bulkBody);
     let loading = true;
     let loads = 0;

@@ -1,11 +1,10 @@
-import { NestExpressApplication } from '@nestjs/platform-express';
 import type { ParameterObject, ReferenceObject, RequestBodyObject, SchemaObject } from '@nestjs/swagger';
 import * as fc from 'fast-check';
 import request from 'supertest';
 import { checkedRequest } from '../support/api-client';
-import { createTenant, createTestApp, TestTenant } from '../support/app';
 import { Method, OpenAPIObject, operationsOf } from '../support/openapi-document';
 import { createEmployee, createSkill } from '../support/people.factory';
+import { useTestApp } from '../support/use-test-app';
 
 /** Fixed, so a failure is reproducible; FUZZ_RUNS raises the count for a longer local run. */
 const SEED = 20261123;
@@ -67,26 +66,23 @@ const jsonValue = fc.letrec((tie) => ({
 const memberName = fc.constantFrom('__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf');
 
 describe('fuzz: no client input causes a 5xx', () => {
-  let app: NestExpressApplication;
-  let tenant: TestTenant;
+  const suite = useTestApp({ config: { webhookTimeoutMs: 300 }, tenant: 'once' });
   let operations: Operation[];
   let ids: string[];
 
   beforeAll(async () => {
-    app = await createTestApp({ webhookTimeoutMs: 300 });
-    tenant = await createTenant(app);
-    const employee = await createEmployee(app, tenant);
-    const skill = await createSkill(app, tenant);
-    const webhook = await request(app.getHttpServer())
+    const employee = await createEmployee(suite.app, suite.tenant);
+    const skill = await createSkill(suite.app, suite.tenant);
+    const webhook = await request(suite.app.getHttpServer())
       .post('/api/v1/webhooks')
-      .set('Authorization', tenant.bearer)
+      .set('Authorization', suite.tenant.bearer)
       .send({ url: 'https://127.0.0.1:9/hook', events: ['employee.created'] })
       .expect(201);
     ids = [employee.id, skill.id, webhook.body.data.id, '00000000-0000-7000-8000-000000000000'];
-    const document = (await request(app.getHttpServer()).get('/api/v1/openapi.json').expect(200)).body as OpenAPIObject;
+    const document = (await request(suite.app.getHttpServer()).get('/api/v1/openapi.json').expect(200))
+      .body as OpenAPIObject;
     operations = fuzzedOperations(document);
   });
-  afterAll(() => app.close());
 
   it(
     `answers ${RUNS} fuzzed requests over every operation without a 5xx`,
@@ -145,9 +141,9 @@ describe('fuzz: no client input causes a 5xx', () => {
             if (operation.body.length) body[operation.body[pick % operation.body.length]] = value;
           }
           // Every answer, errors included, must also be one the document describes.
-          const call = checkedRequest(app)
+          const call = checkedRequest(suite.app)
             [operation.method](`${path}${params.size ? `?${params.toString()}` : ''}`)
-            .set('Authorization', tenant.bearer);
+            .set('Authorization', suite.tenant.bearer);
           const withBody = ['post', 'put', 'patch'].includes(operation.method);
           const response = withBody
             ? await call.set('Content-Type', input.contentType).send(input.rawBody ?? JSON.stringify(body))

@@ -4,12 +4,12 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { NestExpressApplication } from '@nestjs/platform-express';
 import * as ts from 'typescript';
-import { createTenant, createTestApp, dataSourceOf } from '../support/app';
+import { dataSourceOf } from '../support/app';
 import { OpenAPIObject, operationsOf, servedDocument } from '../support/openapi-document';
 import { runTool, workDirectory, writeDocument } from '../support/openapi-tools';
 import { PositionsFixtures } from '../support/positions-fixtures';
+import { useTestApp } from '../support/use-test-app';
 
 const CLIENT = join(__dirname, '..', 'openapi-client');
 /** The page-mode flow (every operation), the cursor-mode flow, and what both import. */
@@ -59,16 +59,14 @@ function compile(flows: string[], outDir: string): string[] {
 jest.setTimeout(120_000);
 
 describe('a client generated from the document by openapi-typescript with its default settings', () => {
-  let app: NestExpressApplication;
+  const suite = useTestApp({ config: { webhookTimeoutMs: 2000 }, tenant: 'once' });
   let directory: ReturnType<typeof workDirectory>;
   let document: OpenAPIObject;
   let diagnostics: string[];
   let run: (flow: string) => Promise<string>;
 
   beforeAll(async () => {
-    app = await createTestApp({ webhookTimeoutMs: 2000 });
-    const tenant = await createTenant(app);
-    const fixtures = new PositionsFixtures(dataSourceOf(app), tenant.organisationId);
+    const fixtures = new PositionsFixtures(dataSourceOf(suite.app), suite.tenant.organisationId);
     const [leaving, candidate] = [await fixtures.employee(), await fixtures.employee()];
     const skill = await fixtures.skill(`Accounting ${Date.now()}`);
     const position = await fixtures.position({
@@ -76,12 +74,12 @@ describe('a client generated from the document by openapi-typescript with its de
       requiredSkills: [{ skill, minimumRating: 3 }],
       replacements: [{ candidate, readyAt: new Date('2027-01-01T00:00:00Z'), status: 'PROPOSED' }],
     });
-    const server: Server = app.getHttpServer();
+    const server: Server = suite.app.getHttpServer();
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     directory = workDirectory('openapi-client');
 
-    document = servedDocument(app);
+    document = servedDocument(suite.app);
     const generated = await runTool(
       'openapiTypescript',
       [writeDocument(directory.path, document), '--output', join(directory.path, 'schema.d.ts')],
@@ -96,7 +94,7 @@ describe('a client generated from the document by openapi-typescript with its de
     );
     run = async (flow) => {
       const { stdout } = await promisify(execFile)(process.execPath, [join(out, flow.replace(/\.ts$/, '.js'))], {
-        env: { PATH: process.env.PATH, API_ORIGIN: origin, API_KEY: tenant.key, POSITION_ID: position.id },
+        env: { PATH: process.env.PATH, API_ORIGIN: origin, API_KEY: suite.tenant.key, POSITION_ID: position.id },
         // It calls every operation: on the embedded database, with the other worker busy, that can take a while.
         timeout: 90_000,
       }).catch((error: Error & { stderr?: string }) => {
@@ -107,7 +105,6 @@ describe('a client generated from the document by openapi-typescript with its de
   });
   afterAll(async () => {
     directory.remove();
-    await app.close();
   });
 
   it('writes the flows without `as`, `any` or `!`', () => {

@@ -1,5 +1,4 @@
 import { execFileSync } from 'node:child_process';
-import { NestExpressApplication } from '@nestjs/platform-express';
 import request from 'supertest';
 import { ApiKeysService } from '../../src/auth/api-keys.service';
 import { runCli } from '../../src/cli/run-cli';
@@ -7,11 +6,12 @@ import { cliWrite } from '../../src/database/write-context';
 import { PositionsImportService } from '../../src/positions/import/positions-import.service';
 import { RetentionJob } from '../../src/retention/retention.job';
 import { apiClient } from '../support/api-client';
-import { createTenant, createTestApp, TestTenant, testConfig } from '../support/app';
+import { createTenant, TestTenant, testConfig } from '../support/app';
 import { readFeed } from '../support/event-feed';
 import { createEmployee, createSkill, unique } from '../support/people.factory';
 import { itIfPostgres } from '../support/requirements';
 import { testCertificate, TrustCertificateModule } from '../support/tls';
+import { useTestApp } from '../support/use-test-app';
 import { waitUntil } from '../support/wait-until';
 import { WebhookReceiver } from '../support/webhook-receiver';
 
@@ -47,24 +47,26 @@ type Person = ReturnType<typeof personalValues> & { id: string };
 
 describe('data protection: erasure, the personal-data export and leavers', () => {
   const certificate = testCertificate();
+  const suite = useTestApp({
+    config: { employeeEraseAfterDays: 30 },
+    imports: [TrustCertificateModule.of(certificate)],
+    app: { dispatch: true },
+    tenant: 'none',
+  });
   let receiver: WebhookReceiver;
-  let app: NestExpressApplication;
   let tenant: TestTenant;
   let foreign: TestTenant;
   let withoutPrivacy: TestTenant;
   let webhookId: string;
   let skillIds: string[];
 
-  const api = (as: () => TestTenant = () => tenant) => apiClient(() => app, as);
+  const api = (as: () => TestTenant = () => tenant) => apiClient(() => suite.app, as);
 
   beforeAll(async () => {
     receiver = await new WebhookReceiver(certificate).start();
-    app = await createTestApp({ employeeEraseAfterDays: 30 }, [TrustCertificateModule.of(certificate)], {
-      dispatch: true,
-    });
-    tenant = await createTenant(app, 'Privacy');
-    foreign = await createTenant(app, 'Privacy foreign');
-    const limited = await app
+    tenant = await createTenant(suite.app, 'Privacy');
+    foreign = await createTenant(suite.app, 'Privacy foreign');
+    const limited = await suite.app
       .get(ApiKeysService)
       .create(tenant.organisationId, { scopes: ['read', 'write', 'events'] });
     withoutPrivacy = { ...tenant, key: limited.key, keyId: limited.id, bearer: `Bearer ${limited.key}` };
@@ -73,10 +75,9 @@ describe('data protection: erasure, the personal-data export and leavers', () =>
         .post('/webhooks', { url: receiver.url('/privacy'), events: FIVE_EVENTS })
         .expect(201)
     ).body.data.id;
-    skillIds = [(await createSkill(app, tenant)).id, (await createSkill(app, tenant)).id];
+    skillIds = [(await createSkill(suite.app, tenant)).id, (await createSkill(suite.app, tenant)).id];
   });
   afterAll(async () => {
-    await app.close();
     await receiver.stop();
   });
 
@@ -84,7 +85,13 @@ describe('data protection: erasure, the personal-data export and leavers', () =>
   async function personWithHistory(tag: string): Promise<Person> {
     const values = personalValues(tag);
     const { personnelNumber, firstName, lastName, businessEmail, title } = values;
-    const { id } = await createEmployee(app, tenant, { personnelNumber, firstName, lastName, businessEmail, title });
+    const { id } = await createEmployee(suite.app, tenant, {
+      personnelNumber,
+      firstName,
+      lastName,
+      businessEmail,
+      title,
+    });
     await api().patch(`/employees/${id}`, { firstName: values.renamedFirstName }).expect(200);
     await api().patch(`/employees/${id}`, { title: values.renamedTitle }).expect(200);
     const rating = { score: 3, ratingType: 'MANAGER_EVALUATION' };
@@ -100,7 +107,7 @@ describe('data protection: erasure, the personal-data export and leavers', () =>
         items: [{ ...rating, employeeId: id, skillId: skillIds[1], comment: values.bulkComment }],
       })
       .expect(200);
-    await app.get(PositionsImportService).import(
+    await suite.app.get(PositionsImportService).import(
       tenant.organisationId,
       [
         {
@@ -179,7 +186,7 @@ describe('data protection: erasure, the personal-data export and leavers', () =>
 
     // The kept Idempotency-Key response is redacted too (so no longer a Rating, which the document describes),
     // and a retry still changes nothing.
-    const retry = await request(app.getHttpServer())
+    const retry = await request(suite.app.getHttpServer())
       .post(`/api/v1/employees/${erased.id}/ratings`)
       .set('Authorization', tenant.bearer)
       .send({
@@ -216,7 +223,10 @@ describe('data protection: erasure, the personal-data export and leavers', () =>
     expect(JSON.parse(receiver.requests[0].body.toString('utf8')).data).toEqual({ id: erased.id });
 
     await dumpHolds(personalStrings(erased), personalStrings(kept));
-    await createEmployee(app, tenant, { personnelNumber: erased.personnelNumber, businessEmail: erased.businessEmail });
+    await createEmployee(suite.app, tenant, {
+      personnelNumber: erased.personnelNumber,
+      businessEmail: erased.businessEmail,
+    });
   });
 
   /** `pg_dump --data-only` of the test database: none of `gone` is in it, every one of `there` is. */
@@ -241,9 +251,9 @@ describe('data protection: erasure, the personal-data export and leavers', () =>
 
   it('exports everything held about an active or a deactivated person, oldest rating first', async () => {
     const person = await personWithHistory('export');
-    const candidate = await createEmployee(app, tenant);
+    const candidate = await createEmployee(suite.app, tenant);
     const position = unique('Candidacy');
-    await app.get(PositionsImportService).import(
+    await suite.app.get(PositionsImportService).import(
       tenant.organisationId,
       [
         {
@@ -321,8 +331,8 @@ describe('data protection: erasure, the personal-data export and leavers', () =>
   });
 
   it('answers 404 for a foreign or malformed id and 403 to a key without privacy', async () => {
-    const own = await createEmployee(app, tenant);
-    const theirs = await createEmployee(app, foreign);
+    const own = await createEmployee(suite.app, tenant);
+    const theirs = await createEmployee(suite.app, foreign);
     await api().get(`/employees/${theirs.id}/personal-data`).expect(404);
     await api().post(`/employees/${theirs.id}/erase`, {}).expect(404);
     await api().get('/employees/not-a-uuid/personal-data').expect(404);
@@ -341,8 +351,8 @@ describe('data protection: erasure, the personal-data export and leavers', () =>
   });
 
   it("erases leavers: the CLI's dry run erases nobody, the retention job erases those past the setting", async () => {
-    const longGone = await createEmployee(app, tenant);
-    const recent = await createEmployee(app, tenant);
+    const longGone = await createEmployee(suite.app, tenant);
+    const recent = await createEmployee(suite.app, tenant);
     await api().patch(`/employees/${longGone.id}`, { leftAt: '2020-01-31T09:00:00Z' }).expect(200);
     await api().del(`/employees/${recent.id}`).expect(200);
 
@@ -364,7 +374,7 @@ describe('data protection: erasure, the personal-data export and leavers', () =>
     expect(dryRun).toEqual({ code: 0, output: { wouldErase: [longGone.id] } });
     await api().get(`/employees/${longGone.id}`).expect(200);
 
-    await app.get(RetentionJob).run();
+    await suite.app.get(RetentionJob).run();
     await api().get(`/employees/${longGone.id}`).expect(404);
     await api().get(`/employees/${recent.id}`).expect(200);
     const feed = await readFeed<FeedEvent>(feedPage, (events) =>

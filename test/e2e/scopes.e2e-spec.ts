@@ -10,6 +10,8 @@ import { createTenant, createTestApp, dataSourceOf, TestTenant } from '../suppor
 import { itWithConcurrentSessions, NEEDS_A_SERVER } from '../support/database-kind';
 import { Method, operationsOf, servedDocument } from '../support/openapi-document';
 import { createEmployee, createSkill } from '../support/people.factory';
+import { useTestApp } from '../support/use-test-app';
+import { waitUntil } from '../support/wait-until';
 
 /**
  * docs/api-decisions.md, "Scoped API keys" and "Data protection": the scope an operation needs, from its path and
@@ -61,25 +63,23 @@ function keyedOperations(app: NestExpressApplication, idFor: (path: string, para
 }
 
 describe('scoped API keys', () => {
-  let app: NestExpressApplication;
+  const suite = useTestApp({ tenant: 'none' });
   let owner: TestTenant;
   let keys: Record<ApiScope, TestTenant>;
 
   beforeAll(async () => {
-    app = await createTestApp();
-    owner = await createTenant(app, 'Scopes');
-    keys = await singleScopeKeys(app, owner.organisationId);
+    owner = await createTenant(suite.app, 'Scopes');
+    keys = await singleScopeKeys(suite.app, owner.organisationId);
   });
-  afterAll(() => app.close());
 
-  const http = () => checkedRequest(app);
+  const http = () => checkedRequest(suite.app);
   const send = (method: Method, url: string, key: TestTenant, hasBody: boolean) => {
     const call = http()[method](url).set('Authorization', key.bearer);
     return hasBody ? call.send({}) : call;
   };
 
   it('answers every operation of the served document × every single-scope key: 403 exactly where the route table says', async () => {
-    const operations = keyedOperations(app, () => randomUUID());
+    const operations = keyedOperations(suite.app, () => randomUUID());
     expect(operations.map(({ method, path }) => `${method} ${path}`)).toEqual(
       expect.arrayContaining(['get /employees', 'post /webhooks', 'get /events', 'get /me', 'delete /skills/{id}']),
     );
@@ -99,7 +99,7 @@ describe('scoped API keys', () => {
   });
 
   it("says each operation's scope in the document: a sentence of its description and a 403 response", () => {
-    const wrong = keyedOperations(app, () => randomUUID()).flatMap(({ method, path, operation }) => {
+    const wrong = keyedOperations(suite.app, () => randomUUID()).flatMap(({ method, path, operation }) => {
       const needed = contractScope(method, path);
       const says = operation.description?.includes(`Requires the \`${needed}\` scope.`) ?? false;
       const lists403 = operation.responses['403'] !== undefined;
@@ -111,9 +111,9 @@ describe('scoped API keys', () => {
   });
 
   it("answers another organisation's ids 404 to every key whose scope the route needs, and 403 to the others", async () => {
-    const foreign = await createTenant(app, 'Foreign');
-    const employee = await createEmployee(app, foreign);
-    const skill = await createSkill(app, foreign);
+    const foreign = await createTenant(suite.app, 'Foreign');
+    const employee = await createEmployee(suite.app, foreign);
+    const skill = await createSkill(suite.app, foreign);
     const webhook = (
       await http()
         .post('/api/v1/webhooks')
@@ -127,7 +127,7 @@ describe('scoped API keys', () => {
       if (parameter === 'id' && path.startsWith('/webhooks/')) return webhook.id;
       return randomUUID();
     };
-    const withIds = keyedOperations(app, idFor).filter(({ path }) => path.includes('{'));
+    const withIds = keyedOperations(suite.app, idFor).filter(({ path }) => path.includes('{'));
     expect(withIds.length).toBeGreaterThan(10);
     const wrong: string[] = [];
     for (const { method, path, url, hasBody } of withIds) {
@@ -150,7 +150,11 @@ describe('scoped API keys', () => {
 
   it('answers GET /me to any valid key, whatever its scopes, with its organisation and key', async () => {
     const expiresAt = new Date(Date.now() + 86_400_000);
-    const named = await keyOf(app, owner.organisationId, { scopes: ['events', 'read'], name: 'BI export', expiresAt });
+    const named = await keyOf(suite.app, owner.organisationId, {
+      scopes: ['events', 'read'],
+      name: 'BI export',
+      expiresAt,
+    });
     const response = await http().get('/api/v1/me').set('Authorization', named.bearer).expect(200);
     const { body: organisation } = await http().get('/api/v1/me').set('Authorization', owner.bearer).expect(200);
     expect(response.body).toEqual({
@@ -171,14 +175,17 @@ describe('scoped API keys', () => {
       const { body } = await http().get('/api/v1/me').set('Authorization', keys[scope].bearer).expect(200);
       expect(body.data.apiKey).toMatchObject({ id: keys[scope].keyId, scopes: [scope] });
     }
-    const other = await createTenant(app, 'Other');
+    const other = await createTenant(suite.app, 'Other');
     const { body } = await http().get('/api/v1/me').set('Authorization', other.bearer).expect(200);
     expect(body.data.organisation.id).toBe(other.organisationId);
     await http().get('/api/v1/me').expect(401);
   });
 
   it('refuses a key whose expiry has passed with 401, like a revoked one, cached or not', async () => {
-    const past = await keyOf(app, owner.organisationId, { scopes: ['read'], expiresAt: new Date(Date.now() - 1000) });
+    const past = await keyOf(suite.app, owner.organisationId, {
+      scopes: ['read'],
+      expiresAt: new Date(Date.now() - 1000),
+    });
     const expired = await http().get('/api/v1/employees').set('Authorization', past.bearer).expect(401);
     expect(expired.body).toEqual({
       success: false,
@@ -186,7 +193,7 @@ describe('scoped API keys', () => {
     });
 
     const expiresAt = new Date(Date.now() + 1500);
-    const soon = await keyOf(app, owner.organisationId, { scopes: ['read'], expiresAt });
+    const soon = await keyOf(suite.app, owner.organisationId, { scopes: ['read'], expiresAt });
     await http().get('/api/v1/employees').set('Authorization', soon.bearer).expect(200);
     await sleep(expiresAt.getTime() - Date.now() + 50);
     // Still within the key cache's life: the expiry is checked on every request all the same.
@@ -195,35 +202,28 @@ describe('scoped API keys', () => {
   });
 
   it('refuses a revoked scoped key within 5 s', async () => {
-    const reader = await keyOf(app, owner.organisationId, { scopes: ['read'] });
+    const reader = await keyOf(suite.app, owner.organisationId, { scopes: ['read'] });
     await http().get('/api/v1/employees').set('Authorization', reader.bearer).expect(200);
-    await app.get(ApiKeysService).revoke(reader.keyId);
+    await suite.app.get(ApiKeysService).revoke(reader.keyId);
     const revokedAt = Date.now();
-    let status = 200;
-    while (status !== 401 && Date.now() - revokedAt < 5000) {
-      status = (await http().get('/api/v1/employees').set('Authorization', reader.bearer)).status;
-      if (status !== 401) await sleep(200);
-    }
-    expect(status).toBe(401);
+    await waitUntil(
+      async () => (await http().get('/api/v1/employees').set('Authorization', reader.bearer)).status === 401,
+      'the revoked key is refused',
+      { timeoutMs: 5000, intervalMs: 200 },
+    );
     expect(Date.now() - revokedAt).toBeLessThan(5000);
   });
 
   describe('last use', () => {
     const lastUsedAt = async (keyId: string): Promise<Date | null> => {
-      const [row] = await dataSourceOf(app).query('SELECT last_used_at FROM api_keys WHERE id = $1', [keyId]);
+      const [row] = await dataSourceOf(suite.app).query('SELECT last_used_at FROM api_keys WHERE id = $1', [keyId]);
       return row.last_used_at as Date | null;
     };
-    const written = async (keyId: string): Promise<Date> => {
-      for (let tries = 0; tries < 50; tries++) {
-        const at = await lastUsedAt(keyId);
-        if (at) return at;
-        await sleep(50);
-      }
-      throw new Error('lastUsedAt was never written');
-    };
+    const written = (keyId: string): Promise<Date> =>
+      waitUntil(async () => (await lastUsedAt(keyId)) ?? undefined, 'lastUsedAt is written');
 
     it('moves at most once a minute: one write for two requests, and none from a second instance', async () => {
-      const key = await keyOf(app, owner.organisationId, { scopes: ['read'] });
+      const key = await keyOf(suite.app, owner.organisationId, { scopes: ['read'] });
       expect(await lastUsedAt(key.keyId)).toBeNull();
       const before = Date.now();
       await http().get('/api/v1/employees').set('Authorization', key.bearer).expect(200);
@@ -247,8 +247,8 @@ describe('scoped API keys', () => {
     });
 
     itWithConcurrentSessions(`never makes a request wait for the write ${NEEDS_A_SERVER}`, async () => {
-      const key = await keyOf(app, owner.organisationId, { scopes: ['read'] });
-      const locker = dataSourceOf(app).createQueryRunner();
+      const key = await keyOf(suite.app, owner.organisationId, { scopes: ['read'] });
+      const locker = dataSourceOf(suite.app).createQueryRunner();
       await locker.connect();
       await locker.startTransaction();
       try {
@@ -287,17 +287,15 @@ function statusBeforeBody(port: number, head: string, firstBytes: string): Promi
 
 describe('scoped API keys: the order of checks', () => {
   const LIMIT = 8;
-  let app: NestExpressApplication;
+  const suite = useTestApp({ config: { rateLimitPerMinute: LIMIT }, tenant: 'none' });
   let reader: TestTenant;
 
   beforeAll(async () => {
-    app = await createTestApp({ rateLimitPerMinute: LIMIT });
-    const owner = await createTenant(app, 'Order');
-    reader = await keyOf(app, owner.organisationId, { scopes: ['read'] });
+    const owner = await createTenant(suite.app, 'Order');
+    reader = await keyOf(suite.app, owner.organisationId, { scopes: ['read'] });
   });
-  afterAll(() => app.close());
 
-  const http = () => checkedRequest(app);
+  const http = () => checkedRequest(suite.app);
 
   it('answers 401 before 403, and 403 before the body: a read key writing any body gets 403', async () => {
     const bodies: [string, string][] = [
@@ -323,7 +321,7 @@ describe('scoped API keys: the order of checks', () => {
   });
 
   it('answers 403 without reading the body at all', async () => {
-    const server = app.getHttpServer();
+    const server = suite.app.getHttpServer();
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
       const { port } = server.address() as { port: number };
@@ -338,7 +336,7 @@ describe('scoped API keys: the order of checks', () => {
   });
 
   it('answers 429 over the rate limit before the scope', async () => {
-    const limited = await keyOf(app, reader.organisationId, { scopes: ['read'] });
+    const limited = await keyOf(suite.app, reader.organisationId, { scopes: ['read'] });
     let status = 0;
     for (let n = 0; n < LIMIT && status !== 429; n++) {
       status = (await http().post('/api/v1/skills').set('Authorization', limited.bearer).send({})).status;

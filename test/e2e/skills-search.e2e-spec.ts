@@ -1,4 +1,3 @@
-import { NestExpressApplication } from '@nestjs/platform-express';
 import { DataSource, QueryRunner } from 'typeorm';
 import { newId } from '../../src/database/uuid';
 import { EmployeeResponse } from '../../src/employees/dto/employee.response';
@@ -11,28 +10,27 @@ import { SkillEmployeeResponse } from '../../src/ratings/dto/skill-employee.resp
 import { PersonSkill } from '../../src/ratings/entities/person-skill.entity';
 import { Skill } from '../../src/skills/entities/skill.entity';
 import { apiClient } from '../support/api-client';
-import { createTenant, createTestApp, dataSourceOf, TestTenant } from '../support/app';
+import { createTenant, dataSourceOf, TestTenant } from '../support/app';
 import { itWithConcurrentSessions, NEEDS_A_SERVER } from '../support/database-kind';
 import { createEmployee, rate } from '../support/people.factory';
 import { PositionsFixtures } from '../support/positions-fixtures';
+import { useTestApp } from '../support/use-test-app';
 import { waitUntil } from '../support/wait-until';
 
 const UNKNOWN_ID = '0192f3a4-5b6c-7d8e-9f00-112233445566';
 const byId = (a: { id: string }, b: { id: string }) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
 describe('skills-based search', () => {
-  let app: NestExpressApplication;
+  const suite = useTestApp({ tenant: 'none' });
   let dataSource: DataSource;
 
   beforeAll(async () => {
-    app = await createTestApp();
-    dataSource = dataSourceOf(app);
+    dataSource = dataSourceOf(suite.app);
   });
-  afterAll(() => app.close());
 
   const client = (tenant: TestTenant) =>
     apiClient(
-      () => app,
+      () => suite.app,
       () => tenant,
     );
   /** Counts the SQL statements `work` sends through the app's data source. */
@@ -105,24 +103,24 @@ describe('skills-based search', () => {
     let unratedLinkId: string;
 
     beforeAll(async () => {
-      tenant = await createTenant(app);
+      tenant = await createTenant(suite.app);
       fixtures = new PositionsFixtures(dataSource, tenant.organisationId);
       skill = await fixtures.skill('Welding');
       const other = await fixtures.skill('Painting');
-      top = await createEmployee(app, tenant, { firstName: 'Top' });
-      left = await createEmployee(app, tenant, { firstName: 'Left' });
-      [tiedA, tiedB] = [await createEmployee(app, tenant), await createEmployee(app, tenant)].sort(byId);
-      unrated = await createEmployee(app, tenant, { firstName: 'Unrated' });
-      const elsewhere = await createEmployee(app, tenant, { firstName: 'Elsewhere' });
+      top = await createEmployee(suite.app, tenant, { firstName: 'Top' });
+      left = await createEmployee(suite.app, tenant, { firstName: 'Left' });
+      [tiedA, tiedB] = [await createEmployee(suite.app, tenant), await createEmployee(suite.app, tenant)].sort(byId);
+      unrated = await createEmployee(suite.app, tenant, { firstName: 'Unrated' });
+      const elsewhere = await createEmployee(suite.app, tenant, { firstName: 'Elsewhere' });
 
-      await rate(app, tenant, top.id, skill.id, { score: 1 });
-      await rate(app, tenant, top.id, skill.id, { score: 5, comment: 'Masterful', ratingType: 'LLM_RATING' });
-      await rate(app, tenant, left.id, skill.id, { score: 4 });
+      await rate(suite.app, tenant, top.id, skill.id, { score: 1 });
+      await rate(suite.app, tenant, top.id, skill.id, { score: 5, comment: 'Masterful', ratingType: 'LLM_RATING' });
+      await rate(suite.app, tenant, left.id, skill.id, { score: 4 });
       // Inserted in the opposite order of their ids: ties still come by employee id.
-      await rate(app, tenant, tiedB.id, skill.id, { score: 3 });
-      await rate(app, tenant, tiedA.id, skill.id, { score: 3 });
+      await rate(suite.app, tenant, tiedB.id, skill.id, { score: 3 });
+      await rate(suite.app, tenant, tiedA.id, skill.id, { score: 3 });
       unratedLinkId = await linkWithoutRating(tenant, unrated.id, skill.id);
-      await rate(app, tenant, elsewhere.id, other.id, { score: 5 });
+      await rate(suite.app, tenant, elsewhere.id, other.id, { score: 5 });
       await client(tenant).del(`/employees/${left.id}`).expect(200);
     });
 
@@ -238,7 +236,7 @@ describe('skills-based search', () => {
     });
 
     it("answers 404 NOT_FOUND for another organisation's skill", async () => {
-      const other = await createTenant(app);
+      const other = await createTenant(suite.app);
       await client(other).get(`/skills/${skill.id}/employees`).expect(404);
     });
 
@@ -256,16 +254,16 @@ describe('skills-based search', () => {
     });
 
     it('follows the newest rating: a new lower one moves the employee down', async () => {
-      const own = await createTenant(app);
+      const own = await createTenant(suite.app);
       const ownFixtures = new PositionsFixtures(dataSource, own.organisationId);
       const cooking = await ownFixtures.skill('Cooking');
-      const [first, second] = [await createEmployee(app, own), await createEmployee(app, own)].sort(byId);
-      await rate(app, own, first.id, cooking.id, { score: 5 });
-      await rate(app, own, second.id, cooking.id, { score: 3 });
+      const [first, second] = [await createEmployee(suite.app, own), await createEmployee(suite.app, own)].sort(byId);
+      await rate(suite.app, own, first.id, cooking.id, { score: 5 });
+      await rate(suite.app, own, second.id, cooking.id, { score: 3 });
       const before = await client(own).get<SkillEmployeeResponse[]>(`/skills/${cooking.id}/employees`).expect(200);
       expect(ids(before.body)).toEqual([first.id, second.id]);
 
-      const lower = await rate(app, own, first.id, cooking.id, { score: 1, comment: 'Slipped' });
+      const lower = await rate(suite.app, own, first.id, cooking.id, { score: 1, comment: 'Slipped' });
       const after = await client(own).get<SkillEmployeeResponse[]>(`/skills/${cooking.id}/employees`).expect(200);
       expect(ids(after.body)).toEqual([second.id, first.id]);
       expect(after.body.data[1].latestRating).toEqual({
@@ -280,7 +278,7 @@ describe('skills-based search', () => {
     });
 
     it('keeps the newest rating when an older one is inserted after it', async () => {
-      const own = await createTenant(app);
+      const own = await createTenant(suite.app);
       const ownFixtures = new PositionsFixtures(dataSource, own.organisationId);
       const cooking = await ownFixtures.skill('Cooking');
       const cook = await ownFixtures.employee();
@@ -298,7 +296,7 @@ describe('skills-based search', () => {
     itWithConcurrentSessions(
       `keeps the newest rating when an older one commits after it, concurrently ${NEEDS_A_SERVER}`,
       async () => {
-        const own = await createTenant(app);
+        const own = await createTenant(suite.app);
         const ownFixtures = new PositionsFixtures(dataSource, own.organisationId);
         const cooking = await ownFixtures.skill('Cooking');
         const cook = await ownFixtures.employee();
@@ -353,7 +351,7 @@ describe('skills-based search', () => {
     const named = (...names: string[]) => names.map((name) => people[name].id);
 
     beforeAll(async () => {
-      tenant = await createTenant(app);
+      tenant = await createTenant(suite.app);
       fixtures = new PositionsFixtures(dataSource, tenant.organisationId);
       accounting = await fixtures.skill('Accounting');
       budgeting = await fixtures.skill('Budgeting');
@@ -487,7 +485,7 @@ describe('skills-based search', () => {
     });
 
     it('ranks active employees behind more better-ranked deactivated ones than the page holds', async () => {
-      const own = await createTenant(app);
+      const own = await createTenant(suite.app);
       const ownFixtures = new PositionsFixtures(dataSource, own.organisationId);
       const skill = await ownFixtures.skill('Auditing');
       const gone = [];
@@ -509,16 +507,16 @@ describe('skills-based search', () => {
     });
 
     it('follows the newest rating: a new lower one moves the candidate down', async () => {
-      const own = await createTenant(app);
+      const own = await createTenant(suite.app);
       const ownFixtures = new PositionsFixtures(dataSource, own.organisationId);
       const skill = await ownFixtures.skill('Forecasting');
-      const [first, second] = [await createEmployee(app, own), await createEmployee(app, own)].sort(byId);
-      await rate(app, own, first.id, skill.id, { score: 5 });
-      await rate(app, own, second.id, skill.id, { score: 4 });
+      const [first, second] = [await createEmployee(suite.app, own), await createEmployee(suite.app, own)].sort(byId);
+      await rate(suite.app, own, first.id, skill.id, { score: 5 });
+      await rate(suite.app, own, second.id, skill.id, { score: 4 });
       const position = await ownFixtures.position({ requiredSkills: [{ skill, minimumRating: 5 }] });
       const path = `/positions/${position.id}/candidates`;
       expect(ids((await client(own).get<CandidateResponse[]>(path).expect(200)).body)).toEqual([first.id, second.id]);
-      await rate(app, own, first.id, skill.id, { score: 2 });
+      await rate(suite.app, own, first.id, skill.id, { score: 2 });
       const after = await client(own).get<CandidateResponse[]>(path).expect(200);
       expect(ids(after.body)).toEqual([second.id, first.id]);
       expect(after.body.data[1]).toMatchObject({ totalGap: 3, matchedSkills: 0 });
@@ -536,9 +534,9 @@ describe('skills-based search', () => {
     });
 
     it('costs the same number of queries whatever the page holds (no N+1)', async () => {
-      const service = app.get(PositionsService);
+      const service = suite.app.get(PositionsService);
       const query = Object.assign(new ListCandidatesQuery(), { limit: 100 });
-      const small = await createTenant(app);
+      const small = await createTenant(suite.app);
       const smallFixtures = new PositionsFixtures(dataSource, small.organisationId);
       await smallFixtures.employee();
       const smallPosition = await smallFixtures.position({
@@ -554,7 +552,7 @@ describe('skills-based search', () => {
     });
 
     it('answers an empty page for an organisation without employees', async () => {
-      const own = await createTenant(app);
+      const own = await createTenant(suite.app);
       const position = await new PositionsFixtures(dataSource, own.organisationId).position();
       const response = await client(own).get(`/positions/${position.id}/candidates`).expect(200);
       expect(response.body).toEqual({
@@ -573,7 +571,7 @@ describe('skills-based search', () => {
     });
 
     it("answers 404 NOT_FOUND for another organisation's position", async () => {
-      const other = await createTenant(app);
+      const other = await createTenant(suite.app);
       await client(other).get(`/positions/${positionId}/candidates`).expect(404);
     });
 

@@ -13,6 +13,7 @@ import { createTenant, createTestApp, dataSourceOf, TestTenant } from '../suppor
 import { dispatcherRounds } from '../support/dispatcher';
 import { publishMadeUp } from '../support/made-up-events';
 import { testCertificate, TrustCertificateModule } from '../support/tls';
+import { useTestApp } from '../support/use-test-app';
 import { waitUntil } from '../support/wait-until';
 import {
   ReceivedRequest,
@@ -111,24 +112,22 @@ describe('webhooks: delivery', () => {
   const header = (received: ReceivedRequest, name: string) => received.headers[name] as string;
 
   describe('with a dispatching instance', () => {
-    let app: NestExpressApplication;
-    let tenant: TestTenant;
+    const suite = useTestApp({
+      config: FAST_POLL,
+      imports: [trust, EmitProbeModule],
+      app: { dispatch: true },
+      tenant: 'once',
+    });
     const as = (who: TestTenant) =>
       apiClient(
-        () => app,
+        () => suite.app,
         () => who,
       );
 
-    beforeAll(async () => {
-      app = await createTestApp(FAST_POLL, [trust, EmitProbeModule], { dispatch: true });
-      tenant = await createTenant(app);
-    });
-    afterAll(() => app.close());
-
     it('delivers every event type with the exact body, the headers and a signature that verifies', async () => {
       const endpointId = await register(
-        app,
-        tenant,
+        suite.app,
+        suite.tenant,
         '/all-events',
         ['employee.created', 'employee.updated', 'employee.deactivated', 'skill.rated', 'position.updated'],
         'endpoint-secret',
@@ -144,10 +143,11 @@ describe('webhooks: delivery', () => {
         { name: 'position.updated', data: { id: newId(), status: 'OPEN', requiredSkills: [] } },
       ] as const;
       const occurredAt = new Date('2026-02-01T10:11:12.345Z');
-      for (const event of published) await publish(app, tenant.organisationId, event.name, event.data, occurredAt);
+      for (const event of published)
+        await publish(suite.app, suite.tenant.organisationId, event.name, event.data, occurredAt);
 
       const received = await receiver.waitFor('/all-events', published.length);
-      const rows = await deliveryRows(app, endpointId);
+      const rows = await deliveryRows(suite.app, endpointId);
       for (const event of published) {
         const [arrived] = received.filter((r) => header(r, 'x-service-event') === event.name);
         expect(arrived.method).toBe('POST');
@@ -194,10 +194,10 @@ describe('webhooks: delivery', () => {
       );
 
       await waitUntil(
-        async () => (await deliveryRows(app, endpointId)).every((row) => row.outcome !== null),
+        async () => (await deliveryRows(suite.app, endpointId)).every((row) => row.outcome !== null),
         'outcomes are recorded',
       );
-      const log = await as(tenant).get(`/webhooks/${endpointId}/deliveries`).expect(200);
+      const log = await as(suite.tenant).get(`/webhooks/${endpointId}/deliveries`).expect(200);
       expect(log.body.data).toHaveLength(published.length);
       for (const entry of log.body.data) {
         expect(entry).toMatchObject({ status: 'delivered', statusCode: 200, error: null, redeliveryOf: null });
@@ -208,8 +208,11 @@ describe('webhooks: delivery', () => {
     });
 
     it('signs with the empty key when the endpoint has no secret, and the signature verifies', async () => {
-      await register(app, tenant, '/no-secret', ['skill.rated']);
-      await publish(app, tenant.organisationId, 'skill.rated', { employeeId: newId(), rating: { score: 1 } });
+      await register(suite.app, suite.tenant, '/no-secret', ['skill.rated']);
+      await publish(suite.app, suite.tenant.organisationId, 'skill.rated', {
+        employeeId: newId(),
+        rating: { score: 1 },
+      });
       const [arrived] = await receiver.waitFor('/no-secret', 1);
       const check = { body: arrived.body, signature: header(arrived, 'x-service-signature') };
       expect(await verifySignatures([check, { ...check, secret: 'not-the-key' }])).toEqual([true, false]);
@@ -218,39 +221,39 @@ describe('webhooks: delivery', () => {
     });
 
     it('sends only to the endpoints of the organisation of the event that subscribed to it', async () => {
-      const other = await createTenant(app);
-      const subscribed = await register(app, tenant, '/subscribed', ['employee.created']);
-      const unsubscribed = await register(app, tenant, '/unsubscribed', ['employee.updated']);
-      const foreign = await register(app, other, '/foreign', ['employee.created']);
+      const other = await createTenant(suite.app);
+      const subscribed = await register(suite.app, suite.tenant, '/subscribed', ['employee.created']);
+      const unsubscribed = await register(suite.app, suite.tenant, '/unsubscribed', ['employee.updated']);
+      const foreign = await register(suite.app, other, '/foreign', ['employee.created']);
 
-      await publish(app, tenant.organisationId, 'employee.created', { id: newId() });
+      await publish(suite.app, suite.tenant.organisationId, 'employee.created', { id: newId() });
       await receiver.waitFor('/subscribed', 1);
-      expect(await deliveryRows(app, unsubscribed)).toEqual([]);
-      expect(await deliveryRows(app, foreign)).toEqual([]);
-      expect(await deliveryRows(app, subscribed)).toHaveLength(1);
+      expect(await deliveryRows(suite.app, unsubscribed)).toEqual([]);
+      expect(await deliveryRows(suite.app, foreign)).toEqual([]);
+      expect(await deliveryRows(suite.app, subscribed)).toHaveLength(1);
       expect(receiver.on('/unsubscribed')).toEqual([]);
       expect(receiver.on('/foreign')).toEqual([]);
     });
 
     it("queues one delivery per event of a change and endpoint subscribed to it, each id of its event's moment", async () => {
-      const both = await register(app, tenant, '/fan-both', ['employee.created', 'employee.updated']);
-      const updates = await register(app, tenant, '/fan-updates', ['employee.updated']);
+      const both = await register(suite.app, suite.tenant, '/fan-both', ['employee.created', 'employee.updated']);
+      const updates = await register(suite.app, suite.tenant, '/fan-updates', ['employee.updated']);
       const [created, updated] = [newId(), newId()];
-      await app
+      await suite.app
         .get(Database)
         .transaction(
           (manager) =>
             publishMadeUp(
-              app.get(DomainEvents),
+              suite.app.get(DomainEvents),
               manager,
-              tenant.organisationId,
+              suite.tenant.organisationId,
               { name: 'employee.created', data: { id: created } },
               { name: 'employee.updated', data: { id: updated } },
             ),
           cliWrite(),
         );
       const rows: Array<{ id: string; endpoint_id: string; event_id: string; event: string; body: string }> =
-        await dataSourceOf(app).query(
+        await dataSourceOf(suite.app).query(
           `SELECT d.id, d.endpoint_id, d.event_id, d.event, convert_from(e.body, 'UTF8') AS body
              FROM webhook_deliveries d JOIN events e ON e.id = d.event_id
             WHERE d.endpoint_id = ANY ($1)`,
@@ -276,73 +279,73 @@ describe('webhooks: delivery', () => {
     });
 
     it('records nothing, neither the event nor its deliveries, for a change that rolls back', async () => {
-      const endpointId = await register(app, tenant, '/rolled-back', ['employee.created']);
+      const endpointId = await register(suite.app, suite.tenant, '/rolled-back', ['employee.created']);
       await expect(
-        app.get(Database).transaction(async (manager) => {
-          await publishMadeUp(app.get(DomainEvents), manager, tenant.organisationId, {
+        suite.app.get(Database).transaction(async (manager) => {
+          await publishMadeUp(suite.app.get(DomainEvents), manager, suite.tenant.organisationId, {
             name: 'employee.created',
             data: { id: 'rolled-back' },
           });
           throw new Error('the change fails after its event');
         }, cliWrite()),
       ).rejects.toThrow('the change fails after its event');
-      expect(await deliveryRows(app, endpointId)).toEqual([]);
+      expect(await deliveryRows(suite.app, endpointId)).toEqual([]);
       const events = () =>
-        dataSourceOf(app).query(
+        dataSourceOf(suite.app).query(
           `SELECT convert_from(body, 'UTF8')::jsonb -> 'data' AS data FROM events WHERE organisation_id = $1`,
-          [tenant.organisationId],
+          [suite.tenant.organisationId],
         );
       expect((await events()).map((row: { data: object }) => row.data)).not.toContainEqual({ id: 'rolled-back' });
 
       // A later committed event arrives alone: nothing of the rolled-back one was left to send.
-      await publish(app, tenant.organisationId, 'employee.created', { id: 'committed' });
+      await publish(suite.app, suite.tenant.organisationId, 'employee.created', { id: 'committed' });
       const [arrived] = await receiver.waitFor('/rolled-back', 1);
       expect(JSON.parse(arrived.body.toString()).data).toEqual({ id: 'committed' });
-      expect(await deliveryRows(app, endpointId)).toHaveLength(1);
+      expect(await deliveryRows(suite.app, endpointId)).toHaveLength(1);
       expect((await events()).map((row: { data: object }) => row.data)).toContainEqual({ id: 'committed' });
     });
 
     it('does not make the API call wait for a receiver that takes 3 s to answer', async () => {
       receiver.behave('/slow', { delayMs: 3000 });
-      const endpointId = await register(app, tenant, '/slow', ['position.updated']);
+      const endpointId = await register(suite.app, suite.tenant, '/slow', ['position.updated']);
       const started = Date.now();
-      await as(tenant)
+      await as(suite.tenant)
         .post('/webhook-probe/emit', { name: 'position.updated', data: { id: 'slow' } })
         .expect(201);
       expect(Date.now() - started).toBeLessThan(1000);
       await receiver.waitFor('/slow', 1);
       await waitUntil(
-        async () => (await deliveryRows(app, endpointId))[0]?.outcome === 'delivered',
+        async () => (await deliveryRows(suite.app, endpointId))[0]?.outcome === 'delivered',
         'the slow delivery is recorded',
       );
     });
 
     it('makes exactly one attempt at a receiver that answers 500 and records it', async () => {
       receiver.behave('/failing', { status: 500 });
-      const own = await createTenant(app);
-      const endpointId = await register(app, own, '/failing', ['skill.rated']);
-      await publish(app, own.organisationId, 'skill.rated', { employeeId: newId(), rating: { score: 2 } });
+      const own = await createTenant(suite.app);
+      const endpointId = await register(suite.app, own, '/failing', ['skill.rated']);
+      await publish(suite.app, own.organisationId, 'skill.rated', { employeeId: newId(), rating: { score: 2 } });
       await receiver.waitFor('/failing', 1);
       await waitUntil(
-        async () => (await deliveryRows(app, endpointId))[0]?.outcome === 'failed',
+        async () => (await deliveryRows(suite.app, endpointId))[0]?.outcome === 'failed',
         'the failure is recorded',
       );
-      expect(await deliveryRows(app, endpointId)).toEqual([
+      expect(await deliveryRows(suite.app, endpointId)).toEqual([
         expect.objectContaining({ outcome: 'failed', status_code: 500 }),
       ]);
 
       // Let the dispatcher claim again (a later delivery goes through it, then polls), then count again.
-      await register(app, own, '/after-failing', ['position.updated']);
-      await publish(app, own.organisationId, 'position.updated', { id: 'later' });
+      await register(suite.app, own, '/after-failing', ['position.updated']);
+      await publish(suite.app, own.organisationId, 'position.updated', { id: 'later' });
       await receiver.waitFor('/after-failing', 1);
-      await dispatcherRounds(app, 2);
+      await dispatcherRounds(suite.app, 2);
       expect(receiver.on('/failing')).toHaveLength(1);
     });
 
     it('delivers the events of the real API calls: employee.created, .updated, .deactivated and skill.rated', async () => {
-      const api = await createTenant(app);
+      const api = await createTenant(suite.app);
       await register(
-        app,
+        suite.app,
         api,
         '/api-events',
         ['employee.created', 'employee.updated', 'employee.deactivated', 'skill.rated'],

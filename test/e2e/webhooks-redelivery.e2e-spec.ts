@@ -1,13 +1,13 @@
 import { createHmac } from 'node:crypto';
-import { NestExpressApplication } from '@nestjs/platform-express';
 import { Database } from '../../src/database/database';
 import { newId } from '../../src/database/uuid';
 import { cliWrite } from '../../src/database/write-context';
 import { DomainEventName, DomainEvents } from '../../src/events/domain-events';
 import { apiClient } from '../support/api-client';
-import { createTenant, createTestApp, dataSourceOf, TestTenant } from '../support/app';
+import { createTenant, createTestApp, dataSourceOf } from '../support/app';
 import { publishMadeUp } from '../support/made-up-events';
 import { testCertificate, TrustCertificateModule } from '../support/tls';
+import { useTestApp } from '../support/use-test-app';
 import { waitUntil } from '../support/wait-until';
 import {
   ReceivedRequest,
@@ -29,34 +29,33 @@ const header = (received: ReceivedRequest, name: string) => received.headers[nam
 
 describe('webhooks: redelivery, recovery and secret rotation', () => {
   const certificate = testCertificate();
+  // No poll within the tests: whatever arrives was sent because a commit nudged the dispatcher.
+  const suite = useTestApp({
+    config: { webhookPollIntervalMs: 3_600_000 },
+    imports: [TrustCertificateModule.of(certificate)],
+    app: { dispatch: true },
+    tenant: 'once',
+  });
   let receiver: WebhookReceiver;
-  let app: NestExpressApplication;
-  let tenant: TestTenant;
 
   beforeAll(async () => {
     receiver = await new WebhookReceiver(certificate).start();
-    // No poll within the tests: whatever arrives was sent because a commit nudged the dispatcher.
-    app = await createTestApp({ webhookPollIntervalMs: 3_600_000 }, [TrustCertificateModule.of(certificate)], {
-      dispatch: true,
-    });
-    tenant = await createTenant(app);
   });
   afterAll(async () => {
-    await app.close();
     await receiver.stop();
   });
 
   const api = () =>
     apiClient(
-      () => app,
-      () => tenant,
+      () => suite.app,
+      () => suite.tenant,
     );
 
   const publish = (name: DomainEventName, data: object) =>
-    app
+    suite.app
       .get(Database)
       .transaction(
-        (manager) => publishMadeUp(app.get(DomainEvents), manager, tenant.organisationId, { name, data }),
+        (manager) => publishMadeUp(suite.app.get(DomainEvents), manager, suite.tenant.organisationId, { name, data }),
         cliWrite(),
       );
 
@@ -212,13 +211,13 @@ describe('webhooks: redelivery, recovery and secret rotation', () => {
         .expect(202);
       await settled(endpointId, 5);
       // 'pending-again': its latest delivery is being sent (claimed by a dispatcher a moment ago).
-      await dataSourceOf(app).query(
+      await dataSourceOf(suite.app).query(
         `INSERT INTO webhook_deliveries (id, organisation_id, endpoint_id, event_id, event, redelivery_of, created_at, claimed_at)
          SELECT $1, organisation_id, endpoint_id, event_id, event, id, now(), now() FROM webhook_deliveries WHERE id = $2`,
         [newId(), byMark.get('pending-again')!.deliveryId],
       );
       // 'too-old': it failed before `since`.
-      await dataSourceOf(app).query(
+      await dataSourceOf(suite.app).query(
         `UPDATE webhook_deliveries SET created_at = now() - interval '2 hours' WHERE id = $1`,
         [byMark.get('too-old')!.deliveryId],
       );
@@ -298,9 +297,9 @@ describe('webhooks: redelivery, recovery and secret rotation', () => {
       const endpointId = await register(path, 'old-secret');
       // Answers slowly: 4 go at a time (WEBHOOK_ENDPOINT_CONCURRENCY), the other 4 wait in the dispatcher's queue.
       receiver.behave(path, { delayMs: 300 });
-      await app.get(Database).transaction(async (manager) => {
+      await suite.app.get(Database).transaction(async (manager) => {
         for (let i = 0; i < 8; i++) {
-          await publishMadeUp(app.get(DomainEvents), manager, tenant.organisationId, {
+          await publishMadeUp(suite.app.get(DomainEvents), manager, suite.tenant.organisationId, {
             name: 'skill.rated',
             data: { employeeId: newId(), rating: { path, i } },
           });
@@ -352,7 +351,7 @@ describe('webhooks: redelivery, recovery and secret rotation', () => {
       await api()
         .post(`/webhooks/${endpointId}/rotate-secret`, { secret: 'new-secret', overlapSeconds: 3600 })
         .expect(200);
-      await dataSourceOf(app).query(
+      await dataSourceOf(suite.app).query(
         `UPDATE webhook_endpoints SET previous_secret_expires_at = now() - interval '1 millisecond' WHERE id = $1`,
         [endpointId],
       );

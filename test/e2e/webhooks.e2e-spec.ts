@@ -3,6 +3,7 @@ import { openSecret } from '../../src/encryption/secret-box';
 import { apiClient, checkedRequest } from '../support/api-client';
 import { TEST_SERVICE_SECRET_KEY, createTenant, createTestApp, dataSourceOf, TestTenant } from '../support/app';
 import { testCertificate, TrustCertificateModule } from '../support/tls';
+import { useTestApp } from '../support/use-test-app';
 import { verifySignatures, WebhookReceiver } from '../support/webhook-receiver';
 
 /** The key webhook secrets are sealed with: the service secret itself, as the previous release opens them. */
@@ -12,33 +13,29 @@ const EVENTS = ['employee.created', 'employee.updated', 'employee.deactivated', 
 
 describe('webhooks: endpoint API', () => {
   const certificate = testCertificate();
-  let app: NestExpressApplication;
+  const suite = useTestApp({ imports: [TrustCertificateModule.of(certificate)], tenant: 'once' });
   let receiver: WebhookReceiver;
-  let tenant: TestTenant;
   let other: TestTenant;
 
   beforeAll(async () => {
     receiver = await new WebhookReceiver(certificate).start();
-    app = await createTestApp({}, [TrustCertificateModule.of(certificate)]);
-    tenant = await createTenant(app);
-    other = await createTenant(app);
+    other = await createTenant(suite.app);
   });
   afterAll(async () => {
-    await app.close();
     await receiver.stop();
   });
 
-  const http = () => checkedRequest(app);
+  const http = () => checkedRequest(suite.app);
   const as = (who: TestTenant) =>
     apiClient(
-      () => app,
+      () => suite.app,
       () => who,
     );
   const create = (who: TestTenant, body: object) => as(who).post('/webhooks', body);
 
   describe('POST /webhooks', () => {
     it('registers an endpoint and answers 201 with id, url, events, createdAt and version only', async () => {
-      const response = await create(tenant, {
+      const response = await create(suite.tenant, {
         url: 'https://hooks.example.com/skills?x=1',
         events: ['employee.created', 'skill.rated'],
         secret: 'top-secret-value',
@@ -58,17 +55,17 @@ describe('webhooks: endpoint API', () => {
     });
 
     it('accepts every known event, and no secret', async () => {
-      const response = await create(tenant, { url: 'https://hooks.example.com/all', events: EVENTS }).expect(201);
+      const response = await create(suite.tenant, { url: 'https://hooks.example.com/all', events: EVENTS }).expect(201);
       expect(response.body.data.events).toEqual(EVENTS);
     });
 
     it('stores the secret encrypted with the service key, bound to the endpoint', async () => {
-      const { body } = await create(tenant, {
+      const { body } = await create(suite.tenant, {
         url: 'https://hooks.example.com/sealed',
         events: ['skill.rated'],
         secret: 'sealed-secret-value',
       }).expect(201);
-      const [row] = await dataSourceOf(app).query(`SELECT secret_sealed FROM webhook_endpoints WHERE id = $1`, [
+      const [row] = await dataSourceOf(suite.app).query(`SELECT secret_sealed FROM webhook_endpoints WHERE id = $1`, [
         body.data.id,
       ]);
       const sealed: Buffer = row.secret_sealed;
@@ -112,7 +109,7 @@ describe('webhooks: endpoint API', () => {
       ],
       ['an unknown field', { url: 'https://hooks.example.com/', events: ['skill.rated'], active: true }, 'active'],
     ])('rejects %s with 400', async (_case, body, field) => {
-      const response = await create(tenant, body).expect(400);
+      const response = await create(suite.tenant, body).expect(400);
       expect(response.body.success).toBe(false);
       expect(response.body.error.code).toBe('VALIDATION_ERROR');
       expect(response.body.error.details).toEqual([expect.objectContaining({ field })]);
@@ -120,12 +117,14 @@ describe('webhooks: endpoint API', () => {
 
     it('accepts a url of exactly 2048 characters and a secret of exactly 256', async () => {
       const url = `https://hooks.example.com/${'a'.repeat(2048 - 'https://hooks.example.com/'.length)}`;
-      const response = await create(tenant, { url, events: ['skill.rated'], secret: 's'.repeat(256) }).expect(201);
+      const response = await create(suite.tenant, { url, events: ['skill.rated'], secret: 's'.repeat(256) }).expect(
+        201,
+      );
       expect(response.body.data.url).toBe(url);
     });
 
     it('allows 25 endpoints per organisation and refuses the 26th with 409 CONFLICT', async () => {
-      const crowded = await createTenant(app);
+      const crowded = await createTenant(suite.app);
       await Promise.all(
         Array.from({ length: 25 }, (_, i) =>
           create(crowded, { url: `https://hooks.example.com/${i}`, events: ['skill.rated'] }).expect(201),
@@ -140,7 +139,7 @@ describe('webhooks: endpoint API', () => {
     });
 
     it('holds the limit when many creations race', async () => {
-      const racing = await createTenant(app);
+      const racing = await createTenant(suite.app);
       const statuses = await Promise.all(
         Array.from({ length: 30 }, (_, i) =>
           create(racing, { url: `https://hooks.example.com/${i}`, events: ['skill.rated'] }).then((r) => r.status),
@@ -153,7 +152,7 @@ describe('webhooks: endpoint API', () => {
 
   describe('GET /webhooks', () => {
     it("lists only the organisation's endpoints, oldest first, without pagination or secrets", async () => {
-      const own = await createTenant(app);
+      const own = await createTenant(suite.app);
       const created = [];
       for (const path of ['a', 'b', 'c']) {
         created.push(
@@ -173,7 +172,7 @@ describe('webhooks: endpoint API', () => {
     });
 
     it('is an empty list for an organisation without endpoints', async () => {
-      const empty = await createTenant(app);
+      const empty = await createTenant(suite.app);
       const response = await as(empty).get('/webhooks').expect(200);
       expect(response.body).toEqual({ success: true, data: [] });
     });
@@ -181,7 +180,7 @@ describe('webhooks: endpoint API', () => {
 
   describe('DELETE /webhooks/{id}', () => {
     it('deletes an endpoint of the organisation', async () => {
-      const own = await createTenant(app);
+      const own = await createTenant(suite.app);
       const { body } = await create(own, { url: 'https://hooks.example.com/gone', events: ['skill.rated'] });
       const response = await as(own).del(`/webhooks/${body.data.id}`).expect(200);
       expect(response.body).toEqual({ success: true, data: { deleted: true } });
@@ -192,7 +191,7 @@ describe('webhooks: endpoint API', () => {
 
     it("answers 404 for another organisation's endpoint and leaves it in place", async () => {
       const { body } = await create(other, { url: 'https://hooks.example.com/theirs', events: ['skill.rated'] });
-      const response = await as(tenant).del(`/webhooks/${body.data.id}`).expect(404);
+      const response = await as(suite.tenant).del(`/webhooks/${body.data.id}`).expect(404);
       expect(response.body).toEqual({ success: false, error: { message: 'Webhook not found', code: 'NOT_FOUND' } });
       const list = await as(other).get('/webhooks');
       expect(list.body.data.map((endpoint: { id: string }) => endpoint.id)).toContain(body.data.id);
@@ -201,19 +200,19 @@ describe('webhooks: endpoint API', () => {
     it.each(['not-a-uuid', '123', '0199a000-0000-7000-8000-00000000000g'])(
       'answers 404 for the malformed id %s',
       async (id) => {
-        const response = await as(tenant).del(`/webhooks/${id}`).expect(404);
+        const response = await as(suite.tenant).del(`/webhooks/${id}`).expect(404);
         expect(response.body.error.code).toBe('NOT_FOUND');
       },
     );
 
     it('answers 404 for an unknown well-formed id', async () => {
-      await as(tenant).del('/webhooks/0199a000-0000-7000-8000-000000000000').expect(404);
+      await as(suite.tenant).del('/webhooks/0199a000-0000-7000-8000-000000000000').expect(404);
     });
   });
 
   describe('POST /webhooks/{id}/test and GET /webhooks/{id}/deliveries (extensions)', () => {
     it('sends a signed webhook.test delivery at once, answers with its outcome and logs it', async () => {
-      const own = await createTenant(app);
+      const own = await createTenant(suite.app);
       const { body } = await create(own, {
         url: receiver.url('/test-ok'),
         events: ['skill.rated'],
@@ -265,14 +264,14 @@ describe('webhooks: endpoint API', () => {
 
     it('records a receiver error as failed with its status code', async () => {
       receiver.behave('/test-500', { status: 500 });
-      const own = await createTenant(app);
+      const own = await createTenant(suite.app);
       const { body } = await create(own, { url: receiver.url('/test-500'), events: ['skill.rated'] });
       const response = await as(own).post(`/webhooks/${body.data.id}/test`, {}).expect(200);
       expect(response.body.data).toMatchObject({ status: 'failed', statusCode: 500, error: null });
     });
 
     it('records a connection failure as failed with the reason', async () => {
-      const own = await createTenant(app);
+      const own = await createTenant(suite.app);
       // Port 1 on loopback: nothing listens there.
       const { body } = await create(own, { url: 'https://127.0.0.1:1/x', events: ['skill.rated'] });
       const response = await as(own).post(`/webhooks/${body.data.id}/test`, {}).expect(200);
@@ -284,7 +283,7 @@ describe('webhooks: endpoint API', () => {
     });
 
     it('pages the delivery log newest first', async () => {
-      const own = await createTenant(app);
+      const own = await createTenant(suite.app);
       const { body } = await create(own, { url: receiver.url('/test-log'), events: ['skill.rated'] });
       const ids: string[] = [];
       for (let i = 0; i < 3; i++) {
@@ -308,10 +307,10 @@ describe('webhooks: endpoint API', () => {
 
     it("answers 404 for another organisation's endpoint and for malformed ids", async () => {
       const { body } = await create(other, { url: receiver.url('/test-foreign'), events: ['skill.rated'] });
-      await as(tenant).post(`/webhooks/${body.data.id}/test`, {}).expect(404);
-      await as(tenant).get(`/webhooks/${body.data.id}/deliveries`).expect(404);
-      await as(tenant).post('/webhooks/nope/test', {}).expect(404);
-      await as(tenant).get('/webhooks/nope/deliveries').expect(404);
+      await as(suite.tenant).post(`/webhooks/${body.data.id}/test`, {}).expect(404);
+      await as(suite.tenant).get(`/webhooks/${body.data.id}/deliveries`).expect(404);
+      await as(suite.tenant).post('/webhooks/nope/test', {}).expect(404);
+      await as(suite.tenant).get('/webhooks/nope/deliveries').expect(404);
       expect(receiver.on('/test-foreign')).toEqual([]);
     });
   });
@@ -323,7 +322,7 @@ describe('webhooks: endpoint API', () => {
     let testDelivery: { deliveryId: string; eventId: string };
 
     beforeAll(async () => {
-      own = await createTenant(app);
+      own = await createTenant(suite.app);
       endpointId = (await create(own, { url: receiver.url('/ops'), events: ['skill.rated'], secret: 'first' })).body
         .data.id;
       testDelivery = (await as(own).post(`/webhooks/${endpointId}/test`, {}).expect(200)).body.data;
@@ -380,7 +379,7 @@ describe('webhooks: endpoint API', () => {
       // A rotation is a change of the endpoint: its version moves.
       expect(response.body).toEqual({ success: true, data: { ...rotating, version: 2 } });
       const key = webhookSealingKey();
-      const [row] = await dataSourceOf(app).query(
+      const [row] = await dataSourceOf(suite.app).query(
         `SELECT secret_sealed, previous_secret_sealed, previous_secret_expires_at FROM webhook_endpoints WHERE id = $1`,
         [rotating.id],
       );
@@ -393,7 +392,7 @@ describe('webhooks: endpoint API', () => {
 
       // A rotation without overlap erases the previous secret at once.
       await as(own).post(`/webhooks/${rotating.id}/rotate-secret`, { secret: 'third', overlapSeconds: 0 }).expect(200);
-      const [after] = await dataSourceOf(app).query(
+      const [after] = await dataSourceOf(suite.app).query(
         `SELECT secret_sealed, previous_secret_sealed, previous_secret_expires_at FROM webhook_endpoints WHERE id = $1`,
         [rotating.id],
       );
@@ -404,7 +403,7 @@ describe('webhooks: endpoint API', () => {
     it('keeps the previous secret for a day when no overlap is given', async () => {
       const before = Date.now();
       await as(own).post(`/webhooks/${endpointId}/rotate-secret`, { secret: 'default-overlap' }).expect(200);
-      const [row] = await dataSourceOf(app).query(
+      const [row] = await dataSourceOf(suite.app).query(
         `SELECT previous_secret_expires_at FROM webhook_endpoints WHERE id = $1`,
         [endpointId],
       );
@@ -443,7 +442,7 @@ describe('webhooks: endpoint API', () => {
       await mine.post(`/webhooks/${endpointId}/deliveries/${theirDelivery.deliveryId}/redeliver`, {}).expect(404);
       await mine.post(`/webhooks/${theirs.id}/recover`, { since: '2020-01-01' }).expect(404);
       await mine.post(`/webhooks/${theirs.id}/rotate-secret`, { secret: 'stolen' }).expect(404);
-      const [row] = await dataSourceOf(app).query(
+      const [row] = await dataSourceOf(suite.app).query(
         `SELECT secret_sealed, previous_secret_expires_at FROM webhook_endpoints WHERE id = $1`,
         [theirs.id],
       );

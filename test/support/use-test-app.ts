@@ -1,5 +1,6 @@
 import { ModuleMetadata } from '@nestjs/common';
 import { NestExpressApplication } from '@nestjs/platform-express';
+import { CreateAppOptions } from '../../src/app.factory';
 import { AppConfig } from '../../src/config/config';
 import { apiClient } from './api-client';
 import { createTenant, createTestApp, TestTenant } from './app';
@@ -9,6 +10,8 @@ export interface TestAppOptions {
   config?: Partial<AppConfig>;
   /** Modules only tests mount (a probe controller, a trusted certificate). */
   imports?: ModuleMetadata['imports'];
+  /** How the application runs (whether it dispatches webhooks). */
+  app?: CreateAppOptions;
   /** A fresh tenant for each test (the default), one for the whole suite, or none. */
   tenant?: 'each' | 'once' | 'none';
 }
@@ -25,11 +28,16 @@ export interface TestAppContext {
  * (createTestApp), a tenant made for each test or once, closed after them. Call it at the top of a
  * describe; read `app` and `tenant` inside hooks and tests, which run after the hooks that set them.
  */
-export function useTestApp({ config = {}, imports = [], tenant: per = 'each' }: TestAppOptions = {}): TestAppContext {
+export function useTestApp({
+  config = {},
+  imports = [],
+  app: options = {},
+  tenant: per = 'each',
+}: TestAppOptions = {}): TestAppContext {
   let app: NestExpressApplication | undefined;
   let tenant: TestTenant | undefined;
   beforeAll(async () => {
-    app = await createTestApp(config, imports);
+    app = await createTestApp(config, imports, options);
     if (per === 'once') tenant = await createTenant(app);
   });
   if (per === 'each') {
