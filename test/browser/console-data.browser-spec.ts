@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { NestExpressApplication } from '@nestjs/platform-express';
 import { Locator, Page } from 'playwright-core';
 import { readEscoDirectory } from '../../src/cli/esco-files';
 import { PeopleService } from '../../src/console/people/people.service';
@@ -15,7 +14,7 @@ import { Rating } from '../../src/ratings/entities/rating.entity';
 import { Skill } from '../../src/skills/entities/skill.entity';
 import { EscoImportService } from '../../src/skills/esco/esco-import.service';
 import { RatingType } from '../../src/skills/rating-types';
-import { createTenant, createTestApp, dataSourceOf, TestTenant } from '../support/app';
+import { createTenant, dataSourceOf, TestTenant } from '../support/app';
 import {
   Browser,
   describeInBrowser,
@@ -27,13 +26,14 @@ import {
 } from '../support/browser';
 import { TEST_PASSWORD } from '../support/console';
 import { PositionsFixtures } from '../support/positions-fixtures';
+import { useTestApp } from '../support/use-test-app';
 
 jest.setTimeout(180_000);
 
 const DAY = 86_400_000;
 
 describeInBrowser('the console’s data pages in Chromium', () => {
-  let app: NestExpressApplication;
+  const suite = useTestApp({ tenant: 'none' });
   let origin: string;
   let tenant: TestTenant;
   let browser: Browser;
@@ -85,7 +85,7 @@ describeInBrowser('the console’s data pages in Chromium', () => {
    * rating with the moment it is made): a history worth a chart.
    */
   async function rateInThePast(person: string, skill: string, score: number, ratingType: RatingType, daysAgo: number) {
-    const dataSource = dataSourceOf(app);
+    const dataSource = dataSourceOf(suite.app);
     const [employeeId, skillId] = [people[person].id, skills[skill]];
     const createdAt = new Date(Date.now() - daysAgo * DAY);
     const links = dataSource.getRepository(PersonSkill);
@@ -106,10 +106,9 @@ describeInBrowser('the console’s data pages in Chromium', () => {
   }
 
   beforeAll(async () => {
-    app = await createTestApp();
-    await app.listen(0, '127.0.0.1');
-    origin = `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}`;
-    tenant = await createTenant(app, 'Northwind');
+    await suite.app.listen(0, '127.0.0.1');
+    origin = `http://127.0.0.1:${(suite.app.getHttpServer().address() as AddressInfo).port}`;
+    tenant = await createTenant(suite.app, 'Northwind');
     browser = await openBrowser();
 
     for (const [first, last, title] of [
@@ -157,7 +156,7 @@ describeInBrowser('the console’s data pages in Chromium', () => {
     ];
     for (const [person, skill, score] of others) await rate(person, skill, score, 'MANAGER_EVALUATION');
 
-    const position = await new PositionsFixtures(dataSourceOf(app), tenant.organisationId).position({
+    const position = await new PositionsFixtures(dataSourceOf(suite.app), tenant.organisationId).position({
       name: 'Lead data engineer',
       department: 'Data platform',
       description: 'Leads the data platform team after Ana moves on.',
@@ -180,7 +179,6 @@ describeInBrowser('the console’s data pages in Chromium', () => {
   });
   afterAll(async () => {
     await browser?.close();
-    await app?.close();
   });
   afterEach(() => {
     expect(foreignRequests(browser.requests, [origin])).toEqual([]);
@@ -189,7 +187,7 @@ describeInBrowser('the console’s data pages in Chromium', () => {
   /** A page of a person invited as the command line would, signed in through their welcome link. */
   async function signedIn(role: 'admin' | 'viewer', organisationId = tenant.organisationId, width = 1280) {
     const email = `${role}-${Math.random().toString(36).slice(2)}@example.com`;
-    const { link } = await app.get(PeopleService).invite(organisationId, { email, role }, { type: 'cli' });
+    const { link } = await suite.app.get(PeopleService).invite(organisationId, { email, role }, { type: 'cli' });
     const page = await browser.newPage(width);
     await page.goto(`${origin}${new URL(link).pathname}`);
     await page.getByLabel('Password').fill(TEST_PASSWORD);
@@ -278,9 +276,9 @@ describeInBrowser('the console’s data pages in Chromium', () => {
   });
 
   it('opens an ESCO group of the catalogue to its children, and a skill’s page shows its aliases and scores as the API counts them', async () => {
-    const esco = await createTenant(app, 'ESCO catalogue');
+    const esco = await createTenant(suite.app, 'ESCO catalogue');
     const input = await readEscoDirectory(join(__dirname, '..', 'fixtures', 'esco'), () => undefined);
-    await app.get(EscoImportService).import(esco.organisationId, input, { dryRun: false }, cliWrite());
+    await suite.app.get(EscoImportService).import(esco.organisationId, input, { dryRun: false }, cliWrite());
     type Group = { id: string; name: string };
     const { data: roots } = await callApi<Group[]>('GET', '/skill-groups?parentId=root&limit=100', undefined, esco.key);
     let opened: { group: Group; children: Group[] } | undefined;
@@ -461,9 +459,9 @@ describeInBrowser('the console’s data pages in Chromium', () => {
   });
 
   it('answers 404 for another organisation’s employee and position', async () => {
-    const other = await createTenant(app, 'Elsewhere');
+    const other = await createTenant(suite.app, 'Elsewhere');
     const stranger = await employee('Stranger', 'Elsewhere', 'Hidden', other.key);
-    const hidden = await new PositionsFixtures(dataSourceOf(app), other.organisationId).position({
+    const hidden = await new PositionsFixtures(dataSourceOf(suite.app), other.organisationId).position({
       name: 'Hidden role',
     });
     const { page } = await signedIn('admin');

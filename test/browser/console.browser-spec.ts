@@ -18,6 +18,7 @@ import {
 } from '../support/browser';
 import { TEST_PASSWORD } from '../support/console';
 import { testCertificate, TrustCertificateModule } from '../support/tls';
+import { useTestApp } from '../support/use-test-app';
 import { verifyStandardSignature, WebhookReceiver } from '../support/webhook-receiver';
 
 jest.setTimeout(120_000);
@@ -29,25 +30,27 @@ async function listen(app: NestExpressApplication): Promise<string> {
 }
 
 describeInBrowser('the console in Chromium', () => {
-  let app: NestExpressApplication;
   let origin: string;
   let tenant: TestTenant;
   let browser: Browser;
 
   const certificate = testCertificate();
+  // Sending as the server does, trusting the test receiver: redeliveries go through the dispatcher.
+  const suite = useTestApp({
+    imports: [TrustCertificateModule.of(certificate)],
+    app: { dispatch: true },
+    tenant: 'none',
+  });
   let receiver: WebhookReceiver;
 
   beforeAll(async () => {
     receiver = await new WebhookReceiver(certificate).start();
-    // Sending as the server does, trusting the test receiver: redeliveries go through the dispatcher.
-    app = await createTestApp({}, [TrustCertificateModule.of(certificate)], { dispatch: true });
-    origin = await listen(app);
-    tenant = await createTenant(app, 'Browser');
+    origin = await listen(suite.app);
+    tenant = await createTenant(suite.app, 'Browser');
     browser = await openBrowser();
   });
   afterAll(async () => {
     await browser?.close();
-    await app?.close();
     await receiver?.stop();
   });
   afterEach(() => {
@@ -57,7 +60,7 @@ describeInBrowser('the console in Chromium', () => {
   /** Invites a person as the command line would; answers their email and welcome link (on this origin). */
   async function invite(role: 'admin' | 'viewer', organisationId = tenant.organisationId) {
     const email = `${role}-${Math.random().toString(36).slice(2)}@example.com`;
-    const { link } = await app.get(PeopleService).invite(organisationId, { email, role }, { type: 'cli' });
+    const { link } = await suite.app.get(PeopleService).invite(organisationId, { email, role }, { type: 'cli' });
     return { email, link: `${origin}${new URL(link).pathname}` };
   }
 
@@ -164,7 +167,7 @@ describeInBrowser('the console in Chromium', () => {
       return response.status;
     });
     expect(status).toBe(403);
-    await expect(app.get(PeopleService).findByEmail('forged@example.com')).rejects.toThrow('not found');
+    await expect(suite.app.get(PeopleService).findByEmail('forged@example.com')).rejects.toThrow('not found');
     await page.context().close();
   });
 
@@ -196,14 +199,14 @@ describeInBrowser('the console in Chromium', () => {
       expect(response.request().headers()['cookie'] ?? (await response.request().allHeaders()).cookie).toContain(
         'console_session=',
       );
-      await expect(app.get(PeopleService).findByEmail('planted@example.com')).rejects.toThrow('not found');
+      await expect(suite.app.get(PeopleService).findByEmail('planted@example.com')).rejects.toThrow('not found');
       await page.context().close();
       browser.requests.splice(0);
     });
   });
 
   it('invites a person, showing the welcome link once; changes a role; removes; keeps the last admin', async () => {
-    const own = await createTenant(app, 'People');
+    const own = await createTenant(suite.app, 'People');
     const { page, email: adminEmail } = await signedIn('admin', 1280, own.organisationId);
     await page.goto(`${origin}/console/people`);
     const invitee = `new-${Math.random().toString(36).slice(2)}@example.com`;
@@ -223,7 +226,7 @@ describeInBrowser('the console in Chromium', () => {
     await row.getByLabel('Role').selectOption('admin');
     await row.getByRole('button', { name: 'Change role' }).click();
     expect(await page.getByRole('status').first().textContent()).toContain('Role changed');
-    expect((await app.get(PeopleService).findByEmail(invitee)).role).toBe('admin');
+    expect((await suite.app.get(PeopleService).findByEmail(invitee)).role).toBe('admin');
     await page
       .getByRole('row', { name: new RegExp(invitee) })
       .getByRole('button', { name: 'Remove' })
@@ -241,7 +244,7 @@ describeInBrowser('the console in Chromium', () => {
       .getByRole('button', { name: 'Remove' })
       .click();
     expect(await page.getByRole('alert').textContent()).toContain('last admin');
-    expect((await app.get(PeopleService).findByEmail(adminEmail)).role).toBe('admin');
+    expect((await suite.app.get(PeopleService).findByEmail(adminEmail)).role).toBe('admin');
 
     await page.getByRole('navigation', { name: 'Settings' }).getByRole('link', { name: 'Activity' }).click();
     for (const action of ['person invited', 'role changed', 'person removed', 'sign-in', 'password chosen']) {
@@ -252,9 +255,9 @@ describeInBrowser('the console in Chromium', () => {
   });
 
   it('answers 404 for another organisation’s person, and never lists them', async () => {
-    const other = await createTenant(app, 'Stranger');
+    const other = await createTenant(suite.app, 'Stranger');
     const stranger = await invite('viewer', other.organisationId);
-    const strangerId = (await app.get(PeopleService).findByEmail(stranger.email)).id;
+    const strangerId = (await suite.app.get(PeopleService).findByEmail(stranger.email)).id;
     const { page } = await signedIn('admin');
     await page.goto(`${origin}/console/people`);
     expect(await page.getByText(stranger.email).count()).toBe(0);
@@ -263,7 +266,7 @@ describeInBrowser('the console in Chromium', () => {
       return response.status;
     }, strangerId);
     expect(status).toBe(404);
-    expect((await app.get(PeopleService).findByEmail(stranger.email)).id).toBe(strangerId);
+    expect((await suite.app.get(PeopleService).findByEmail(stranger.email)).id).toBe(strangerId);
     await page.context().close();
   });
 
@@ -279,7 +282,7 @@ describeInBrowser('the console in Chromium', () => {
   }
 
   it('creates a key shown once with Copy, which works on the API with its scopes, and revoked here is refused within 5 s', async () => {
-    const own = await createTenant(app, 'Keys');
+    const own = await createTenant(suite.app, 'Keys');
     const { page } = await signedIn('admin', 1280, own.organisationId);
     await page.getByRole('button', { name: 'Create API key' }).click();
     await page.getByRole('heading', { level: 1, name: 'Create API key' }).waitFor();
@@ -328,7 +331,7 @@ describeInBrowser('the console in Chromium', () => {
   });
 
   it('adds an endpoint, tests it, shows the delivery, redelivers, rotates its secret and deletes it, with a real HTTPS receiver', async () => {
-    const own = await createTenant(app, 'Hooks');
+    const own = await createTenant(suite.app, 'Hooks');
     const { page } = await signedIn('admin', 1280, own.organisationId);
     const path = '/browser-endpoint';
     const url = receiver.url(path);
@@ -390,7 +393,7 @@ describeInBrowser('the console in Chromium', () => {
       .getByRole('status')
       .filter({ hasText: `Deleted ${url}` })
       .waitFor();
-    expect(await app.get(WebhooksService).list(own.organisationId)).toEqual([]);
+    expect(await suite.app.get(WebhooksService).list(own.organisationId)).toEqual([]);
 
     await page.getByRole('navigation', { name: 'Settings' }).getByRole('link', { name: 'Activity' }).click();
     for (const action of ['endpoint added', 'test event', 'redelivery', 'secret rotated', 'endpoint deleted']) {
@@ -400,7 +403,7 @@ describeInBrowser('the console in Chromium', () => {
   });
 
   it('shows the feed newest first with a filter, and an event’s JSON on request', async () => {
-    const own = await createTenant(app, 'Feed');
+    const own = await createTenant(suite.app, 'Feed');
     for (const name of ['Older skill', 'Newer skill']) {
       expect(await callApi(own.key, 'POST', '/skills', { name })).toBe(201);
     }
@@ -428,8 +431,8 @@ describeInBrowser('the console in Chromium', () => {
   });
 
   it('shows a viewer no change controls on the keys and webhooks, and refuses a change they forge', async () => {
-    const own = await createTenant(app, 'Viewed');
-    await app
+    const own = await createTenant(suite.app, 'Viewed');
+    await suite.app
       .get(WebhooksService)
       .create(own.organisationId, { url: receiver.url('/viewed'), events: ['skill.rated'] }, cliWrite());
     const { page } = await signedIn('viewer', 1280, own.organisationId);
@@ -447,17 +450,17 @@ describeInBrowser('the console in Chromium', () => {
       return response.status;
     }, own.keyId);
     expect(status).toBe(403);
-    const [key] = await app.get(ApiKeysService).list(own.organisationId);
+    const [key] = await suite.app.get(ApiKeysService).list(own.organisationId);
     expect(key.revokedAt).toBeNull();
     await page.context().close();
   });
 
   it('answers 404 for another organisation’s endpoint and delivery pages', async () => {
-    const other = await createTenant(app, 'Elsewhere');
-    const endpoint = await app
+    const other = await createTenant(suite.app, 'Elsewhere');
+    const endpoint = await suite.app
       .get(WebhooksService)
       .create(other.organisationId, { url: receiver.url('/elsewhere'), events: ['skill.rated'] }, cliWrite());
-    const delivery = await app.get(WebhooksService).sendTest(other.organisationId, endpoint.id, cliWrite());
+    const delivery = await suite.app.get(WebhooksService).sendTest(other.organisationId, endpoint.id, cliWrite());
     const { page } = await signedIn('admin');
     for (const path of [
       `/console/webhooks/${endpoint.id}`,
