@@ -138,14 +138,24 @@ async function isLive(port: number): Promise<boolean> {
   }
 }
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/**
+ * A port nothing listens on, on every address (as the server listens), picked below the kernel's ephemeral range
+ * (32768 and up): a port the kernel hands out could be taken, before the server binds it, as the local port of one
+ * of the run's many outgoing connections (CI once saw EADDRINUSE so).
+ */
+export async function freePort(): Promise<number> {
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    if (await canListen(port)) return port;
+  }
+  throw new Error('no free port found between 20000 and 32000');
+}
+
+function canListen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
+    server.once('error', () => resolve(false));
+    server.listen(port, () => server.close(() => resolve(true)));
   });
 }
 
