@@ -8,6 +8,7 @@ import { PositionsService } from '../../src/positions/positions.service';
 import { Skill } from '../../src/skills/entities/skill.entity';
 import { apiClient } from '../support/api-client';
 import { createTenant, dataSourceOf, TestTenant } from '../support/app';
+import { countQueries } from '../support/count-queries';
 import { PositionsFixtures } from '../support/positions-fixtures';
 import { useTestApp } from '../support/use-test-app';
 
@@ -26,17 +27,6 @@ describe('positions API', () => {
       () => tenant,
     ).get<T>(path);
   const withoutKey = apiClient(() => suite.app);
-
-  /** Counts the SQL statements `work` sends through the app's data source. */
-  async function countQueries(work: () => Promise<unknown>): Promise<number> {
-    const spy = jest.spyOn(dataSource.logger, 'logQuery');
-    try {
-      await work();
-      return spy.mock.calls.length;
-    } finally {
-      spy.mockRestore();
-    }
-  }
 
   describe('GET /positions', () => {
     let tenant: TestTenant;
@@ -184,8 +174,8 @@ describe('positions API', () => {
       }
       const service = suite.app.get(PositionsService);
       const query = new ListPositionsQuery();
-      const smallCount = await countQueries(() => service.list(small.organisationId, query));
-      const largeCount = await countQueries(async () => {
+      const smallCount = await countQueries(dataSource, () => service.list(small.organisationId, query));
+      const largeCount = await countQueries(dataSource, async () => {
         const page = await service.list(large.organisationId, query);
         expect(page.items).toHaveLength(6);
       });
@@ -324,8 +314,8 @@ describe('positions API', () => {
       });
 
       const service = suite.app.get(PositionsService);
-      const smallCount = await countQueries(() => service.get(tenant.organisationId, small.id));
-      const largeCount = await countQueries(async () => {
+      const smallCount = await countQueries(dataSource, () => service.get(tenant.organisationId, small.id));
+      const largeCount = await countQueries(dataSource, async () => {
         const detail = await service.get(tenant.organisationId, large.id);
         expect(detail.possibleReplacements).toHaveLength(6);
         expect(detail.possibleReplacements.flatMap((each) => each.skillsGap)).toHaveLength(30);

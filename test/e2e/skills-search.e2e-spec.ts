@@ -11,6 +11,7 @@ import { PersonSkill } from '../../src/ratings/entities/person-skill.entity';
 import { Skill } from '../../src/skills/entities/skill.entity';
 import { apiClient } from '../support/api-client';
 import { createTenant, dataSourceOf, TestTenant } from '../support/app';
+import { countQueries } from '../support/count-queries';
 import { itWithConcurrentSessions, NEEDS_A_SERVER } from '../support/database-kind';
 import { createEmployee, rate } from '../support/people.factory';
 import { PositionsFixtures } from '../support/positions-fixtures';
@@ -33,16 +34,6 @@ describe('skills-based search', () => {
       () => suite.app,
       () => tenant,
     );
-  /** Counts the SQL statements `work` sends through the app's data source. */
-  async function countQueries(work: () => Promise<unknown>): Promise<number> {
-    const spy = jest.spyOn(dataSource.logger, 'logQuery');
-    try {
-      await work();
-      return spy.mock.calls.length;
-    } finally {
-      spy.mockRestore();
-    }
-  }
   const ids = (body: { data: Array<{ employee: { id: string } }> }) => body.data.map((row) => row.employee.id);
 
   /** The employee ids of every row of a list read by cursor, `limit` rows at a time. */
@@ -542,8 +533,10 @@ describe('skills-based search', () => {
       const smallPosition = await smallFixtures.position({
         requiredSkills: [{ skill: await smallFixtures.skill('Solo'), minimumRating: 1 }],
       });
-      const smallCount = await countQueries(() => service.candidates(small.organisationId, smallPosition.id, query));
-      const largeCount = await countQueries(async () => {
+      const smallCount = await countQueries(dataSource, () =>
+        service.candidates(small.organisationId, smallPosition.id, query),
+      );
+      const largeCount = await countQueries(dataSource, async () => {
         const page = await service.candidates(tenant.organisationId, positionId, query);
         expect(page.items).toHaveLength(8);
       });
