@@ -7,7 +7,7 @@ import { CreateSkillDto } from './dto/create-skill.dto';
 import { SkillGroupRef, SkillRecord, toSkillResponse } from './dto/skill.response';
 import { UpdateSkillDto } from './dto/update-skill.dto';
 
-/** Skills as If-Match and Base-Version check their writes (ResourceVersions.checkRecord). */
+/** Skills as If-Match and Base-Version check their writes (ResourceVersions.checkerFor). */
 export const SKILL_VERSIONS: VersionedKind<SkillRecord> = { resource: 'Skill', representation: toSkillResponse };
 
 /** The skill a POST /skills body (or a bulk item that matches none) creates, with the scale's defaults. */
