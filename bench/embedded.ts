@@ -102,7 +102,7 @@ async function fill(client: Client): Promise<Sample> {
     employees: ids.map((id) => ({ id, authorization })),
     positions: [],
     organisations: [authorization],
-    rated: { authorization, employeeIds: ids, skillIds: skillIds.rows.map((row) => row.id) },
+    rated: { authorization, employeeIds: ids, skillIds: skillIds.rows.map((row) => row.id), versioned: [] },
     events: [],
     deliveries: [],
     updatedSince: [],

@@ -18,8 +18,11 @@ export interface Sample {
   positions: Target[];
   /** One Authorization per organisation, for lists. */
   organisations: string[];
-  /** The organisation with the webhook endpoints: its key, employees and skills, for POST rating. */
-  rated: { authorization: string; employeeIds: string[]; skillIds: string[] };
+  /**
+   * The organisation with the webhook endpoints: its key, employees and skills, for POST rating; and
+   * VERSIONED_EMPLOYEES other employees of it with their versions, which only the Base-Version scenario writes.
+   */
+  rated: { authorization: string; employeeIds: string[]; skillIds: string[]; versioned: VersionedEmployee[] };
   /** Event ids across organisations, as the `after` of GET /events. */
   events: Target[];
   /** Deliveries to the seeded endpoints (of the rated organisation), for POST …/redeliver. */
@@ -47,6 +50,13 @@ export interface CursorPage {
 export const DELTA_SYNC_ROWS = 2_000;
 
 const SAMPLE_SIZE = 20_000;
+/** Few enough that each is written many times in a run, many enough that no two writes of one overlap. */
+const VERSIONED_EMPLOYEES = 200;
+
+export interface VersionedEmployee {
+  id: string;
+  version: number;
+}
 
 /**
  * Search terms of page 1 match 0.1 % to 7 % of an organisation's 100,000 employees (counts from the seed: mar 6,843,
@@ -90,9 +100,16 @@ export async function sampleTargets(databaseUrl: string, keys: BenchKeys): Promi
       return shuffle(rows.map((row) => ({ id: row.id, authorization: authorizationOf.get(row.organisation_id)! })));
     };
     const rated = keys.organisations[0];
-    const employeeIds = await client.query<{ id: string }>(
-      `SELECT id FROM employees TABLESAMPLE BERNOULLI (10) WHERE organisation_id = $1 LIMIT ${SAMPLE_SIZE}`,
+    // The same employees in every run, and in no other scenario's sample: their versions are known.
+    const versioned = await client.query<VersionedEmployee>(
+      `SELECT id, version FROM employees WHERE organisation_id = $1 AND left_at IS NULL
+        ORDER BY id LIMIT ${VERSIONED_EMPLOYEES}`,
       [rated.id],
+    );
+    const employeeIds = await client.query<{ id: string }>(
+      `SELECT id FROM employees TABLESAMPLE BERNOULLI (10)
+        WHERE organisation_id = $1 AND id <> ALL($2::uuid[]) LIMIT ${SAMPLE_SIZE}`,
+      [rated.id, versioned.rows.map((row) => row.id)],
     );
     const skillIds = await client.query<{ id: string }>(`SELECT id FROM skills WHERE organisation_id = $1`, [rated.id]);
     const deliveries = await client.query<{ endpoint_id: string; id: string }>(
@@ -114,6 +131,7 @@ export async function sampleTargets(databaseUrl: string, keys: BenchKeys): Promi
         authorization: `Bearer ${rated.apiKey}`,
         employeeIds: shuffle(employeeIds.rows.map((row) => row.id)),
         skillIds: shuffle(skillIds.rows.map((row) => row.id)),
+        versioned: versioned.rows,
       },
     };
   } finally {

@@ -5,6 +5,7 @@ import {
   type Sample,
   SEARCH_TERMS,
   type Target,
+  type VersionedEmployee,
 } from './sample';
 
 export interface BenchRequest {
@@ -97,6 +98,20 @@ const employeesCursorPage = (pick: (sample: Sample) => CursorPage[]) => (sample:
 };
 
 /** A unique value per request of one scenario's run, so no write is a no-op and no key is reused. */
+/**
+ * Writes so far per employee of the Base-Version scenario, across its runs in this process (every build and round
+ * writes the one database): its first write names the version it read (nothing to merge), each later one the
+ * version before the previous write, which changed the other field.
+ */
+const mergedWrites = new Map<string, number>();
+const MERGED_FIELDS = ['title', 'departmentId'] as const;
+
+function nextMergedWrite({ id, version }: VersionedEmployee): { baseVersion: number; field: string } {
+  const writes = mergedWrites.get(id) ?? 0;
+  mergedWrites.set(id, writes + 1);
+  return { baseVersion: version + Math.max(writes - 1, 0), field: MERGED_FIELDS[writes % 2] };
+}
+
 function uniqueValues(prefix: string): () => string {
   const run = `${prefix}${Date.now().toString(36)}`;
   let count = 0;
@@ -270,6 +285,30 @@ export const SCENARIOS: Scenario[] = [
         headers: { authorization: sample.rated.authorization, 'content-type': 'application/json' },
         body: JSON.stringify({ title: `Bench ${title()}` }),
       });
+    },
+  },
+  {
+    // Issue 47, the merge path: each PATCH names, as its Base-Version, the version before the employee's last
+    // change, which altered the other of two fields, so the service reads that change, finds no overlap and writes.
+    name: 'PATCH employee, Base-Version',
+    writes: true,
+    requests: (sample) => {
+      const employee = rotate(sample.rated.versioned);
+      const value = uniqueValues('b');
+      return () => {
+        const target = employee();
+        const { baseVersion, field } = nextMergedWrite(target);
+        return {
+          method: 'PATCH',
+          path: `${API}/employees/${target.id}`,
+          headers: {
+            authorization: sample.rated.authorization,
+            'content-type': 'application/json',
+            'base-version': String(baseVersion),
+          },
+          body: JSON.stringify({ [field]: `Bench ${value()}` }),
+        };
+      };
     },
   },
   // The employee, its employee.created event row (no endpoint subscribes to it) and the organisation's counter row.
