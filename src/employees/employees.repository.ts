@@ -9,6 +9,7 @@ import { GuardedRow, mapConstraintErrors, takenError, writtenIds } from '../erro
 import { ListOrder, ListRows, PageWindow, orderByColumns } from '../pagination/cursor';
 import { RatingType } from '../skills/rating-types';
 import { toDateOrNull } from '../validation/iso-date-time';
+import { ChangesReadWithLock, changesSinceColumn, RecordedChange } from '../versions/resource-events.repository';
 import { EmployeeDetailRecord, EmployeeFields } from './dto/employee.response';
 import { ListEmployeesQuery } from './dto/list-employees.query';
 import { Employee } from './entities/employee.entity';
@@ -186,14 +187,35 @@ export class EmployeesRepository {
 
   /** The employee, locked until the transaction ends, or 404. */
   async findForUpdate(organisationId: string, id: string, manager?: EntityManager): Promise<Employee> {
-    const employee = await this.database
+    const employee = await this.lockQuery(organisationId, id, manager).getOne();
+    if (!employee) throw new NotFoundError('Employee');
+    return employee;
+  }
+
+  /**
+   * findForUpdate for a Base-Version merge, with the changes recorded after `since` read in the same statement
+   * (ResourceEventsRepository.changesSinceColumn), so the merge costs no statement of its own.
+   */
+  async findForMerge(
+    organisationId: string,
+    id: string,
+    since: number,
+    manager?: EntityManager,
+  ): Promise<{ employee: Employee; readWithLock: ChangesReadWithLock }> {
+    const { entities, raw } = await this.lockQuery(organisationId, id, manager)
+      .addSelect(changesSinceColumn('employee', ':since'), 'recorded')
+      .setParameter('since', since)
+      .getRawAndEntities<{ recorded: RecordedChange[] }>();
+    if (entities.length === 0) throw new NotFoundError('Employee');
+    return { employee: entities[0], readWithLock: { since, recorded: raw[0].recorded } };
+  }
+
+  private lockQuery(organisationId: string, id: string, manager?: EntityManager) {
+    return this.database
       .manager(manager)
       .createQueryBuilder(Employee, 'employee')
       .where('employee.organisation_id = :organisationId AND employee.id = :id', { organisationId, id })
-      .setLock('pessimistic_write')
-      .getOne();
-    if (!employee) throw new NotFoundError('Employee');
-    return employee;
+      .setLock('pessimistic_write');
   }
 
   /** 404 unless the organisation has this employee. */

@@ -84,13 +84,17 @@ export class EmployeesService {
     preconditions: Preconditions = {},
   ): Promise<EmployeeResponse> {
     return this.database.transaction(async (manager) => {
-      const employee = await this.employees.findForUpdate(organisationId, id, manager);
+      const { employee, readWithLock } =
+        preconditions.baseVersion === undefined
+          ? { employee: await this.employees.findForUpdate(organisationId, id, manager), readWithLock: undefined }
+          : await this.employees.findForMerge(organisationId, id, preconditions.baseVersion, manager);
       const changed = { ...employee };
       const now = new Date();
       applyChanges(changed, input);
       const current = toEmployeeResponse(employee);
       const changes = Object.keys(changesBetween(current, toEmployeeResponse(changed)));
-      if ((await this.checkVersion(organisationId, employee, preconditions, manager, changes)) === 'in-place') {
+      const verdict = await this.checkVersion(organisationId, employee, preconditions, manager, changes, readWithLock);
+      if (verdict === 'in-place') {
         return current;
       }
       if (!(await this.employees.update(organisationId, changed, now, manager))) return toEmployeeResponse(employee);

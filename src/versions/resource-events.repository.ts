@@ -18,7 +18,28 @@ export interface ResourceEventRow {
 export interface RecordedChange {
   version: number;
   event: string;
-  changes?: Changes;
+  changes?: Changes | null;
+}
+
+/** The changes recorded after version `since`, read by the statement that locked the resource. */
+export interface ChangesReadWithLock {
+  since: number;
+  recorded: RecordedChange[];
+}
+
+/**
+ * changesSince as a column of the statement that locks the resource (`resource`: its alias there, with `id` and
+ * `organisation_id`; `since`: the parameter naming the version), as RecordedChange[], oldest first. That
+ * statement's snapshot misses a change committed while it waited for the lock: ResourceVersions sees the version
+ * missing and reads again with changesSince.
+ */
+export function changesSinceColumn(resource: string, since: string): string {
+  return `(SELECT coalesce(json_agg(json_build_object('version', e.resource_version, 'event', e.event,
+             'changes', convert_from(e.body, 'UTF8')::json -> 'changes') ORDER BY e.resource_version, e.txid, e.id),
+             '[]')
+           FROM events e
+          WHERE e.organisation_id = ${resource}.organisation_id AND e.resource_id = ${resource}.id
+            AND e.resource_version > ${since})`;
 }
 
 /**

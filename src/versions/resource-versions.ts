@@ -2,13 +2,15 @@ import { Inject, Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { APP_CONFIG, AppConfig } from '../config/config';
 import type { Preconditions } from './preconditions';
-import { ResourceEventsRepository } from './resource-events.repository';
+import { ChangesReadWithLock, RecordedChange, ResourceEventsRepository } from './resource-events.repository';
 import { checkVersion, fieldsChangedSince, VersionedWrite, VersionVerdict } from './version-check';
 
 /** A write's check, as a feature describes it: checkVersion's input but what this service supplies. */
 export type VersionCheck = Omit<VersionedWrite, 'required' | 'changedSince'> & {
   /** The fields an event without `changes` changed, by event name (see fieldsChangedSince). */
   impliedBy?: Record<string, string[]>;
+  /** The changes the statement that locked the resource read with it (a merge), when it read them. */
+  readWithLock?: ChangesReadWithLock;
 };
 
 /** A kind of versioned resource, as its writes are checked: its name in messages and how the API shows one. */
@@ -30,12 +32,14 @@ export type RecordVersionCheck<R> = (
   preconditions: Preconditions,
   manager: EntityManager,
   changes?: string[],
+  readWithLock?: ChangesReadWithLock,
 ) => Promise<VersionVerdict>;
 
 /**
  * Checks a write's If-Match or Base-Version against its locked resource (checkVersion), reading the fields
  * changed since a version from the events feed only when a refusal or a merge needs them: a write without the
- * headers, or naming the current version, costs no query.
+ * headers, or naming the current version, costs no query, and neither does a merge whose lock read them, unless a
+ * change committed while it waited for the lock (its version is missing from what the lock's snapshot saw).
  */
 @Injectable()
 export class ResourceVersions {
@@ -50,24 +54,22 @@ export class ResourceVersions {
     check: VersionCheck,
     manager: EntityManager,
   ): Promise<VersionVerdict> {
-    const { impliedBy, ...write } = check;
+    const { impliedBy, readWithLock, ...write } = check;
+    const fieldsChanged = (recorded: RecordedChange[], since: number) =>
+      fieldsChangedSince(recorded, since, write.current, impliedBy);
     return checkVersion({
       ...write,
       required: this.config.requireIfMatch,
       changedSince: async (since) =>
-        fieldsChangedSince(
-          await this.events.changesSince(organisationId, resourceId, since, manager),
-          since,
-          write.current,
-          impliedBy,
-        ),
+        (readWithLock?.since === since ? fieldsChanged(readWithLock.recorded, since) : null) ??
+        fieldsChanged(await this.events.changesSince(organisationId, resourceId, since, manager), since),
     });
   }
 
   /** The check of the writes of one kind of resource (RecordVersionCheck). */
   checkerFor<R extends { id: string; version: number }>(kind: VersionedKind<R>): RecordVersionCheck<R> {
     const { resource, representation, impliedBy } = kind;
-    return (organisationId, record, preconditions, manager, changes) =>
+    return (organisationId, record, preconditions, manager, changes, readWithLock) =>
       this.check(
         organisationId,
         record.id,
@@ -78,6 +80,7 @@ export class ResourceVersions {
           changes,
           representation: representation(record),
           impliedBy,
+          readWithLock,
         },
         manager,
       );
