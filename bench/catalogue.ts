@@ -16,7 +16,7 @@
  */
 import 'reflect-metadata';
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -234,6 +234,7 @@ async function main(): Promise<void> {
     console.log(JSON.stringify(results, null, 2));
   } finally {
     if (server) await stop(server);
+    if (!process.env.BENCH_ESCO_DIR) rmSync(directory, { recursive: true, force: true });
     if (!process.env.BENCH_KEEP_DATABASE) await recreateDatabase(DATABASE_URL, true).catch(() => undefined);
   }
 }
