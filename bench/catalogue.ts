@@ -2,29 +2,31 @@
  * The catalogue at ESCO's full size (issue 46): 13,939 skills with their ~100,000 aliases and 640 groups, built
  * from the real ESCO files in BENCH_ESCO_DIR when given, else generated in their shape from the excerpt in
  * test/fixtures/esco (its rows copied with numbered labels and conceptUris, relations kept within each copy).
- * Measures: `skills import-esco` first run and second run (no change), then at 10 connections
- * POST /skills/resolve of 1,000 names and aliases (some misspelt, see BENCH_MISSPELT) and GET /skills?groupId=<a top
- * group>. Needs PostgreSQL: BENCH_DATABASE_URL, else 127.0.0.1:5432, on a database of its own (made anew,
- * dropped afterwards). Run: npm run bench:catalogue
+ * Measures: `skills import-esco` first run and second run (no change), in this process; then the service as
+ * deployed, the build in dist/ (`npm run build` first) started as `npm start` starts it, in a process of its own
+ * pinned to CPU 0 (pool of 10, as bench/compare-builds.ts runs a build), loaded from this process at 10
+ * connections: POST /skills/resolve of 1,000 names and aliases (some misspelt, see BENCH_MISSPELT) and
+ * GET /skills?groupId=<a top group>. Needs PostgreSQL: BENCH_DATABASE_URL, else 127.0.0.1:5432, on a database of
+ * its own (made anew, dropped afterwards). Run: npm run build && npm run bench:catalogue
  *
  * Env: BENCH_ESCO_DIR, BENCH_REQUESTS (per measured request kind, 200), BENCH_CONNECTIONS (10), BENCH_MISSPELT
  * (misspelt names per resolve request, one measurement each: '0,10'), BENCH_KEEP_DATABASE
- * (leave the database for a look afterwards).
+ * (leave the database for a look afterwards), BENCH_NODE (24: the server on the image's Node.js 24),
+ * BENCH_SERVER_ARGS (Node.js options put before the server's own, e.g. '--cpu-prof --cpu-prof-dir=bench/results').
  */
 import 'reflect-metadata';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
+import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parse } from 'csv-parse/sync';
-import { createApp } from '../src/app.factory';
-import { ApiKeysService } from '../src/auth/api-keys.service';
-import { OrganisationsService } from '../src/auth/organisations.service';
 import { runCli } from '../src/cli/run-cli';
 import { loadConfig } from '../src/config/config';
 import { migrate } from '../src/database/migrate';
 import { recreateDatabase } from '../test/support/global-setup';
+import { answers, SERVER_NODE_VERSION, serverArgs, startServer, stop } from './servers';
 
 const ESCO_SKILLS = 13_939;
 const ESCO_GROUPS = 640;
@@ -35,6 +37,7 @@ const MISSPELT = (process.env.BENCH_MISSPELT ?? '0,10').split(',').map(Number);
 const EXCERPT = join(__dirname, '..', 'test', 'fixtures', 'esco');
 const DATABASE_URL =
   process.env.BENCH_DATABASE_URL ?? `postgres://postgres@127.0.0.1:5432/skills_catalogue_bench_test_${process.pid}`;
+const SECRET_KEY = '0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef';
 
 type Row = Record<string, string>;
 
@@ -108,58 +111,94 @@ function percentile(sorted: number[], p: number): number {
   return Number(sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)].toFixed(1));
 }
 
-/** REQUESTS calls of `send`, CONNECTIONS at a time: p50, p99 and max in ms. */
+/** REQUESTS calls of `send`, CONNECTIONS at a time, after CONNECTIONS unmeasured ones (the JIT): p50, p99, max in ms. */
 async function measure(send: (index: number) => Promise<Response>) {
-  const timings: number[] = [];
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: CONNECTIONS }, async () => {
-      while (next < REQUESTS) {
-        const index = next++;
-        const started = performance.now();
-        const response = await send(index);
-        await response.arrayBuffer();
-        if (response.status !== 200) throw new Error(`answered ${response.status}`);
-        timings.push(performance.now() - started);
-      }
-    }),
-  );
-  timings.sort((a, b) => a - b);
+  const run = async (count: number) => {
+    const timings: number[] = [];
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: CONNECTIONS }, async () => {
+        while (next < count) {
+          const index = next++;
+          const started = performance.now();
+          const response = await send(index);
+          await response.arrayBuffer();
+          if (response.status !== 200) throw new Error(`answered ${response.status}`);
+          timings.push(performance.now() - started);
+        }
+      }),
+    );
+    return timings.sort((a, b) => a - b);
+  };
+  await run(CONNECTIONS);
+  const timings = await run(REQUESTS);
   return { p50: percentile(timings, 50), p99: percentile(timings, 99), max: percentile(timings, 100) };
+}
+
+/** A port nothing listens on now. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
 }
 
 async function main(): Promise<void> {
   await recreateDatabase(DATABASE_URL);
   await migrate(DATABASE_URL);
   const directory = process.env.BENCH_ESCO_DIR ?? generate();
-  const config = loadConfig({
-    DATABASE_URL,
-    WEBHOOK_SECRET_KEY: '0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef',
-    LOG_LEVEL: 'silent',
-  });
-  const app = await createApp({ config, databaseUrl: DATABASE_URL, poolSize: CONNECTIONS });
-  await app.listen(0, '127.0.0.1');
-  const base = `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}/api/v1`;
+  const config = loadConfig({ DATABASE_URL, WEBHOOK_SECRET_KEY: SECRET_KEY, LOG_LEVEL: 'silent' });
+  const cli = async (args: string[]) => {
+    let stdout = '';
+    const code = await runCli(
+      [...args, '--json'],
+      { stdout: (chunk) => (stdout += chunk), stderr: (chunk) => process.stderr.write(chunk) },
+      config,
+    );
+    if (code !== 0) throw new Error(`${args.slice(0, 2).join(' ')} exited with ${code}: ${stdout}`);
+    return JSON.parse(stdout) as Record<string, unknown>;
+  };
   const results: Record<string, unknown> = { source: process.env.BENCH_ESCO_DIR ? 'ESCO files' : 'generated' };
+  let server: ChildProcess | undefined;
   try {
-    const organisation = await app.get(OrganisationsService).create(`catalogue ${process.pid}`);
-    const key = await app.get(ApiKeysService).create(organisation.id, { name: 'bench' });
-    const headers = { Authorization: `Bearer ${key.key}`, 'Content-Type': 'application/json' };
+    const organisation = (await cli(['org', 'create', `catalogue ${process.pid}`])) as { id: string };
+    const { key } = (await cli(['api-key', 'create', '--org', organisation.id, '--name', 'bench'])) as {
+      key: string;
+    };
+    const headers = { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' };
     const importOnce = async () => {
-      let stdout = '';
       const started = performance.now();
-      const code = await runCli(
-        ['skills', 'import-esco', directory, '--org', organisation.id, '--json'],
-        { stdout: (chunk) => (stdout += chunk), stderr: (chunk) => process.stderr.write(chunk) },
-        config,
-      );
-      if (code !== 0) throw new Error(`import-esco exited with ${code}: ${stdout}`);
-      const { skills, groups, links } = JSON.parse(stdout) as Record<string, unknown>;
+      const { skills, groups, links } = await cli(['skills', 'import-esco', directory, '--org', organisation.id]);
       return { seconds: Number(((performance.now() - started) / 1000).toFixed(1)), skills, groups, links };
     };
     results.firstImport = await importOnce();
     results.secondImport = await importOnce();
     console.error(JSON.stringify(results));
+
+    const [port, metricsPort] = [await freePort(), await freePort()];
+    const { args, readyPath } = serverArgs('dist');
+    server = await startServer(
+      'catalogue-server',
+      [...(process.env.BENCH_SERVER_ARGS ?? '').split(' ').filter(Boolean), ...args],
+      {
+        // As bench/bench-env.ts's serviceEnvironment, without the webhook receiver this bench has none of.
+        DATABASE_URL,
+        SERVICE_SECRET_KEY: SECRET_KEY,
+        LOG_LEVEL: 'warn',
+        RATE_LIMIT_PER_MINUTE: '1000000000',
+        PORT: String(port),
+        METRICS_PORT: String(metricsPort),
+        DISPATCH_MODE: 'off',
+      },
+      0,
+      () => answers(`http://127.0.0.1:${port}${readyPath}`),
+    );
+    results.serverNode = SERVER_NODE_VERSION;
+    const base = `http://127.0.0.1:${port}/api/v1`;
 
     const skills = read(directory, 'skills_en.csv').rows;
     const known = skills
@@ -173,12 +212,12 @@ async function main(): Promise<void> {
         return index < misspelt ? name.slice(0, name.length >> 1) + name.slice((name.length >> 1) + 1) : name;
       });
     for (const misspelt of MISSPELT) {
+      // Made before the clock starts, so the client's own work is the least it can be.
+      const bodies = Array.from({ length: REQUESTS + CONNECTIONS }, (_v, request) =>
+        JSON.stringify({ names: names(request, misspelt) }),
+      );
       results[`resolve1000with${misspelt}misspelt`] = await measure((request) =>
-        fetch(`${base}/skills/resolve`, {
-          method: 'POST',
-          headers,
-          body: JSON.stringify({ names: names(request, misspelt) }),
-        }),
+        fetch(`${base}/skills/resolve`, { method: 'POST', headers, body: bodies[request] }),
       );
     }
     const roots = await fetch(`${base}/skill-groups?parentId=root&limit=100`, { headers });
@@ -194,7 +233,8 @@ async function main(): Promise<void> {
     results.groupIdCount = await measure(() => fetch(`${base}/skill-groups/${top.id}`, { headers }));
     console.log(JSON.stringify(results, null, 2));
   } finally {
-    await app.close();
+    if (server) await stop(server);
+    if (!process.env.BENCH_ESCO_DIR) rmSync(directory, { recursive: true, force: true });
     if (!process.env.BENCH_KEEP_DATABASE) await recreateDatabase(DATABASE_URL, true).catch(() => undefined);
   }
 }

@@ -1,7 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { nameKey } from '../../names/name-key';
-import { KeyMatch, MatchLevel, ScaledSkill, SkillNamesRepository, Suggestion } from './skill-names.repository';
+import {
+  KeyMatch,
+  LevelMatch,
+  MatchLevel,
+  ScaledSkill,
+  SkillNamesRepository,
+  Suggestion,
+} from './skill-names.repository';
 
 /** How a name resolved (docs/api-decisions.md, "POST /skills/resolve"). */
 export type ResolvedMatch = MatchLevel | 'ambiguous' | 'none';
@@ -39,21 +46,33 @@ export class SkillResolver {
     names: string[],
     options: { suggest: boolean; manager?: EntityManager } = { suggest: true },
   ): Promise<Resolution[]> {
-    const keys = names.map((name) => nameKey(name));
-    const matches = await this.names.exactMatches(organisationId, [...new Set(keys)], options.manager);
-    const byKey = groupBy(matches, (match) => match.key);
-    const resolutions = names.map((name, index) => resolveExact(name, byKey.get(keys[index]) ?? []));
+    // Each name's key as its position among the distinct keys.
+    const positions = new Map<string, number>();
+    const keyAt = names.map((name) => {
+      const key = nameKey(name);
+      let at = positions.get(key);
+      if (at === undefined) positions.set(key, (at = positions.size));
+      return at;
+    });
+    const keys = [...positions.keys()];
+    const matchesAt: LevelMatch[][] = [];
+    for (const match of await this.names.decidingMatches(organisationId, keys, options.manager)) {
+      (matchesAt[match.at] ??= []).push(match);
+    }
+    const resolutions = names.map((name, index) => resolveExact(name, matchesAt[keyAt[index]]));
     if (!options.suggest) return resolutions;
-    const unmatched = [...new Set(keys.filter((_key, index) => resolutions[index].match === 'none'))];
+    const unmatched = keys.filter((_key, at) => matchesAt[at] === undefined);
+    if (unmatched.length === 0) return resolutions;
     const suggestions = groupBy(
       await this.names.suggestions(organisationId, unmatched, options.manager),
       (suggestion: Suggestion) => suggestion.key,
     );
-    return resolutions.map((resolution, index) =>
-      resolution.match === 'none'
-        ? { ...resolution, candidates: (suggestions.get(keys[index]) ?? []).map(toCandidate) }
-        : resolution,
-    );
+    resolutions.forEach((resolution, index) => {
+      if (resolution.match === 'none') {
+        resolution.candidates = (suggestions.get(keys[keyAt[index]]) ?? []).map(toCandidate);
+      }
+    });
+    return resolutions;
   }
 
   /**
@@ -83,7 +102,11 @@ export interface LockedResolution {
   skillById: Map<string, ScaledSkill>;
 }
 
-function resolveExact(name: string, matches: KeyMatch[]): Resolution {
+function resolveExact(name: string, matches: readonly Omit<LevelMatch, 'at'>[] = []): Resolution {
+  if (matches.length === 1) {
+    const [{ level, id, name: skillName }] = matches;
+    return { name, match: level, skill: { id, name: skillName }, candidates: [] };
+  }
   for (const level of LEVELS) {
     const skills = new Map(matches.filter((match) => match.level === level).map((match) => [match.id, match]));
     if (skills.size === 1) {
