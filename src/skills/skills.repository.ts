@@ -294,13 +294,17 @@ export class SkillsRepository {
       ]);
   }
 
-  /** The skills linked to any of the groups, each once: on the links' group index alone, never the skills. */
+  /**
+   * The skills linked to any of the groups, each once: on the links' group index alone, never the skills, in a
+   * function whose plan does not weigh each bound group id (src/skills/sql/skill-group-skill-count-v1.sql).
+   */
   private async countInGroups(organisationId: string, groupIds: string[], manager?: EntityManager): Promise<number> {
-    const [row] = await this.database.manager(manager).query<{ total: number }[]>(
-      `SELECT count(DISTINCT l.skill_id)::int AS total FROM skill_group_skills l
-        WHERE l.group_id = ANY ($2::uuid[]) AND l.organisation_id = $1`,
-      [organisationId, groupIds],
-    );
+    const [row] = await this.database
+      .manager(manager)
+      .query<{ total: number }[]>(`SELECT skill_group_skill_count_v1($1, $2::uuid[]) AS total`, [
+        organisationId,
+        groupIds,
+      ]);
     return row.total;
   }
 

@@ -31,6 +31,7 @@ import { Versions1763766100000 } from './1763766100000-versions';
 import { KeptResponseEvents1763766300000 } from './1763766300000-kept-response-events';
 import { SkillVersions1763766400000 } from './1763766400000-skill-versions';
 import { SkillSuggestions1763766500000 } from './1763766500000-skill-suggestions';
+import { SkillsInGroups1763766700000 } from './1763766700000-skills-in-groups';
 
 /** Every migration in order; listed rather than globbed so ts-node, Jest and dist load the same set. */
 export const MIGRATIONS = [
@@ -67,4 +68,5 @@ export const MIGRATIONS = [
   KeptResponseEvents1763766300000,
   SkillVersions1763766400000,
   SkillSuggestions1763766500000,
+  SkillsInGroups1763766700000,
 ];

@@ -84,30 +84,21 @@ export class SkillGroupsRepository {
    */
   async subtreeIdsOrFail(organisationId: string, id: string, manager?: EntityManager): Promise<string[]> {
     if (!isUuid(id)) throw new NotFoundError('SkillGroup');
-    const rows = await this.database.manager(manager).query<{ id: string }[]>(
-      `WITH RECURSIVE subtree (id) AS (
-         SELECT g.id FROM skill_groups g WHERE g.id = $2 AND g.organisation_id = $1
-         UNION SELECT l.group_id FROM skill_group_parents l JOIN subtree ON l.parent_id = subtree.id
-       )
-       SELECT id FROM subtree`,
-      [organisationId, id.toLowerCase()],
-    );
-    if (rows.length === 0) throw new NotFoundError('SkillGroup');
-    return rows.map((row) => row.id);
+    const [{ ids }] = await this.database
+      .manager(manager)
+      .query<{ ids: string[] }[]>(`SELECT skill_group_subtree_v1($1, $2) AS ids`, [organisationId, id.toLowerCase()]);
+    if (ids.length === 0) throw new NotFoundError('SkillGroup');
+    return ids;
   }
 
-  /** Skills in the group or in any group below it, each once. */
+  /** Skills in the group or in any group below it, each once (src/skills/sql/skill-group-skill-count-v1.sql). */
   async countSkills(organisationId: string, id: string, manager?: EntityManager): Promise<number> {
-    const [{ count }] = await this.database.manager(manager).query<{ count: number }[]>(
-      `WITH RECURSIVE subtree (id) AS (
-         SELECT $2::uuid
-         UNION SELECT l.group_id FROM skill_group_parents l JOIN subtree ON l.parent_id = subtree.id
-       )
-       SELECT count(DISTINCT s.skill_id)::int AS count
-         FROM skill_group_skills s JOIN subtree ON s.group_id = subtree.id
-        WHERE s.organisation_id = $1`,
-      [organisationId, id],
-    );
+    const [{ count }] = await this.database
+      .manager(manager)
+      .query<{ count: number }[]>(`SELECT skill_group_skill_count_v1($1, skill_group_subtree_v1($1, $2)) AS count`, [
+        organisationId,
+        id,
+      ]);
     return count;
   }
 
