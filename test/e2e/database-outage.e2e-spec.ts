@@ -112,6 +112,9 @@ describe('requests in flight when the database freezes', () => {
   const STATEMENT_MS = 1500;
   const CONNECT_MS = 500;
   const FREEZE_MS = 6000;
+  // A request in flight may send its next statement just after the freeze, on an event loop the other Jest worker
+  // and the database slow down (CI saw 2.65 s); the freeze lasts 6 s, so the bound still tells a timeout from a hang.
+  const LOADED_MACHINE_SLACK_MS = 2000;
   // The embedded database's thread also serves the other worker: a timer there can fire late.
   const sharedThreadSlackMs = onEmbeddedDatabase() ? 1000 : 0;
   let proxy: TcpProxy;
@@ -139,7 +142,7 @@ describe('requests in flight when the database freezes', () => {
     return { status: response.status, ms: Date.now() - started, response };
   };
 
-  it('answer 503 within DATABASE_STATEMENT_TIMEOUT_MS + 1 s; their connections are discarded, and it heals', async () => {
+  it('answer 503 within DATABASE_STATEMENT_TIMEOUT_MS + 2 s; their connections are discarded, and it heals', async () => {
     const employee = await createEmployee(app, tenant);
     const read = () => checkedRequest(app).get(`/api/v1/employees/${employee.id}`).set('Authorization', tenant.bearer);
     const write = (n: number) => {
@@ -158,13 +161,13 @@ describe('requests in flight when the database freezes', () => {
     const results = await Promise.all(inFlight);
     expect(results.filter(({ status }) => status === 503).length).toBeGreaterThan(0);
     for (const { status, ms, response } of results) {
-      expect(ms).toBeLessThan(STATEMENT_MS + 1000 + sharedThreadSlackMs);
+      expect(ms).toBeLessThan(STATEMENT_MS + LOADED_MACHINE_SLACK_MS + sharedThreadSlackMs);
       if (status !== 200 && status !== 201) expectUnavailable(response);
     }
     // Still frozen: a new request gets a new connection, which cannot connect, rather than a timed-out one.
     const late = await timed(read());
     expectUnavailable(late.response);
-    expect(late.ms).toBeLessThan(CONNECT_MS + 1000 + sharedThreadSlackMs);
+    expect(late.ms).toBeLessThan(CONNECT_MS + LOADED_MACHINE_SLACK_MS + sharedThreadSlackMs);
 
     await thawing;
     await read().expect(200);
