@@ -16,8 +16,7 @@
  *
  * Three names are not builds: `baseline`, the raw baseline (bench/baseline-server.ts), `floor`, the same handler
  * behind a bare NestJS app (bench/framework-floor.ts), and `stack`, the stack floor (bench/stack-floor.ts, issue
- * 51), all on the bench seed. Their RSS includes ts-node's TypeScript compiler, which they run under, as
- * bench/run.ts runs them. When any is given, each build's means are also printed as the ratio of its req/s to the
+ * 51), all on the bench seed, compiled and run with the service's Node.js options (bench/servers.ts). When any is given, each build's means are also printed as the ratio of its req/s to the
  * reference's, and of the reference's CPU per request to its own (≥ 0.95: within 5 % of it): ÷ stack, ÷ floor, ÷ raw.
  */
 import autocannon from 'autocannon';

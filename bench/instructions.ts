@@ -12,7 +12,7 @@
  *   npx ts-node --transpile-only bench/instructions.ts "POST employee|PATCH employee" dist stack floor
  *
  * Several scenarios, separated by `|`, are counted one after the other, each in a process of its own.
- * `stack`, `floor` and `baseline` are the references (bench/servers.ts), run under ts-node; `npm run bench` counts
+ * `stack`, `floor` and `baseline` are the references (bench/servers.ts), compiled; `npm run bench` counts
  * the service, the stack floor and the framework floor this way (countInstructions) after its load runs.
  * Env: INSTRUCTIONS_WARMUP (3000), INSTRUCTIONS_COUNT (1000), INSTRUCTIONS_CONNECTIONS (4), INSTRUCTIONS_ROUNDS (2),
  * INSTRUCTIONS_PORT (3921; another for a count beside it),

@@ -1,12 +1,12 @@
 /**
  * CPU profile of one scenario: starts the production build (`node --cpu-prof dist/main.js`) or, with
- * PROFILE_TARGET=baseline, the raw baseline (bench/baseline-server.ts) on CPU 0 as bench/run.ts does, loads it
+ * PROFILE_TARGET, a reference (bench/servers.ts: baseline, floor, stack) on CPU 0 as bench/run.ts does, loads it
  * from CPU 1 with autocannon, stops it, and prints its CPU time per request, the share of its busy time (idle
  * left out) spent in each stage of a request (inclusive), and the functions with the most self time. The
  * .cpuprofile (bench/results/profile/) opens in Chrome DevTools.
  *
  *   npm run build && npx ts-node --transpile-only bench/profile.ts "GET employee by id"
- *   Env: PROFILE_SECONDS (15), PROFILE_CONNECTIONS (50), PROFILE_TARGET (service | baseline), BENCH_NODE (24)
+ *   Env: PROFILE_SECONDS (15), PROFILE_CONNECTIONS (50), PROFILE_TARGET (service | baseline | floor | stack), BENCH_NODE (24)
  */
 import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -15,7 +15,7 @@ import { BENCH_DATABASE_URL, readBenchKeys, RESULTS_DIR, serviceEnvironment } fr
 import { processCpuSeconds } from './process-cpu';
 import { sampleTargets } from './sample';
 import { SCENARIOS } from './scenarios';
-import { answers, SERVICE_NODE_OPTIONS, startServer, stop } from './servers';
+import { answers, isReference, serverArgs, startServer, stop } from './servers';
 
 interface ProfileNode {
   id: number;
@@ -44,19 +44,13 @@ const STAGES: [string, RegExp][] = [
   ['garbage collector', /^\(garbage collector\) /],
 ];
 
-const TARGETS = {
-  service: { args: ['--cpu-prof', ...SERVICE_NODE_OPTIONS, 'dist/main.js'], ready: '/health/ready' },
-  baseline: {
-    args: ['--cpu-prof', '-r', 'ts-node/register/transpile-only', 'bench/baseline-server.ts'],
-    ready: '/api/v1/employees/00000000-0000-0000-0000-000000000000',
-  },
-};
-
 async function main(): Promise<void> {
   const scenario = SCENARIOS.find((candidate) => candidate.name === process.argv[2]);
   if (!scenario) throw new Error(`Name a scenario: ${SCENARIOS.map((candidate) => candidate.name).join(', ')}`);
-  const targetName = process.env.PROFILE_TARGET === 'baseline' ? 'baseline' : 'service';
-  const target = TARGETS[targetName];
+  const targetName = process.env.PROFILE_TARGET ?? 'service';
+  if (targetName !== 'service' && !isReference(targetName))
+    throw new Error(`PROFILE_TARGET=${targetName}: no such server`);
+  const { args, readyPath } = serverArgs(targetName === 'service' ? 'dist' : targetName);
   const keys = readBenchKeys();
   const directory = join(RESULTS_DIR, 'profile');
   rmSync(directory, { recursive: true, force: true });
@@ -64,11 +58,11 @@ async function main(): Promise<void> {
   const port = 3902;
   const server = await startServer(
     `profile-${targetName}`,
-    [`--cpu-prof-dir=${directory}`, ...target.args],
+    ['--cpu-prof', `--cpu-prof-dir=${directory}`, ...args],
     // As bench/run.ts runs the API: metrics on, the webhook dispatcher in a process of its own (here none).
     { PORT: String(port), ...serviceEnvironment(keys), DISPATCH_MODE: 'off', METRICS_PORT: '9472' },
     0,
-    () => answers(`http://127.0.0.1:${port}${target.ready}`),
+    () => answers(`http://127.0.0.1:${port}${readyPath}`),
   );
   const next = scenario.requests(await sampleTargets(BENCH_DATABASE_URL, keys));
   const cpuBefore = processCpuSeconds(server.pid);

@@ -47,7 +47,15 @@ import {
 } from './report';
 import { Sample, sampleDeltaSyncs, sampleTargets } from './sample';
 import { HOT_SCENARIOS, Scenario, SCENARIOS } from './scenarios';
-import { answers, HAS_TASKSET, SERVER_NODE_VERSION, SERVICE_NODE_OPTIONS, startServer, stop } from './servers';
+import {
+  answers,
+  HAS_TASKSET,
+  SERVER_NODE_VERSION,
+  SERVICE_NODE_OPTIONS,
+  serverArgs,
+  startServer,
+  stop,
+} from './servers';
 import { formatWaits, sampleWaits } from './waits';
 import type { ReceiverStats } from './webhook-receiver';
 
@@ -80,9 +88,9 @@ const EMBEDDED_SCENARIOS = [
 const SERVICE_PORT = 3900;
 /** The servers the service is compared with, on the scenarios marked `baseline`, measured before it. */
 const REFERENCES = [
-  { target: 'baseline', entry: 'baseline-server.ts', port: 3901, applicationName: 'bench-baseline' },
-  { target: 'floor', entry: 'framework-floor.ts', port: 3904, applicationName: 'bench-floor' },
-  { target: 'stack', entry: 'stack-floor.ts', port: 3905, applicationName: 'bench-stack' },
+  { target: 'baseline', port: 3901, applicationName: 'bench-baseline' },
+  { target: 'floor', port: 3904, applicationName: 'bench-floor' },
+  { target: 'stack', port: 3905, applicationName: 'bench-stack' },
 ] as const;
 /** The worker serves no HTTP; the port only keeps a build without DISPATCH_MODE from colliding with the API. */
 const DISPATCHER_PORT = 3903;
@@ -125,7 +133,7 @@ async function benchFull(): Promise<void> {
   const rows: Row[] = [];
   const webhooks: WebhookRow[] = [];
   try {
-    for (const { target, entry, port, applicationName } of REFERENCES) {
+    for (const { target, port, applicationName } of REFERENCES) {
       // The stack floor serves only the routes of issue 51's scenarios.
       const referenceScenarios = scenarios.filter((scenario) =>
         target === 'stack' ? scenario.stack : scenario.baseline,
@@ -133,7 +141,7 @@ async function benchFull(): Promise<void> {
       if (referenceScenarios.length === 0) continue;
       const server = await startServer(
         target,
-        ['-r', 'ts-node/register/transpile-only', join(__dirname, entry)],
+        serverArgs(target).args,
         {
           PORT: String(port),
           DATABASE_URL: BENCH_DATABASE_URL,

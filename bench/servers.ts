@@ -6,7 +6,7 @@ import { RESULTS_DIR } from './bench-env';
 /**
  * The servers the service is measured against, by the name compare-builds.ts and instructions.ts take them by:
  * the raw baseline, the framework floor (its handler behind bare NestJS) and the stack floor (issue 51). They run
- * under ts-node, from bench/.
+ * compiled (referenceEntry) with the service's Node.js options, so that only the code differs.
  */
 export const REFERENCES = {
   baseline: 'baseline-server.ts',
@@ -22,11 +22,27 @@ export function isReference(name: string): name is ReferenceName {
   return Object.hasOwn(REFERENCES, name);
 }
 
-/** How SERVER_NODE runs `name`: a reference under ts-node, or a build directory's main.js as `npm start` runs it. */
+/** How SERVER_NODE runs `name`: a compiled reference, or a build directory's main.js, each as `npm start` runs it. */
 export function serverArgs(name: string): { args: string[]; readyPath: string } {
   return isReference(name)
-    ? { args: ['-r', 'ts-node/register/transpile-only', join(__dirname, REFERENCES[name])], readyPath: REFERENCE_READY }
+    ? { args: [...SERVICE_NODE_OPTIONS, referenceEntry(name)], readyPath: REFERENCE_READY }
     : { args: [...SERVICE_NODE_OPTIONS, resolve(name, 'main.js')], readyPath: '/health/ready' };
+}
+
+let referencesCompiled = false;
+
+/**
+ * A reference's compiled entry. Under ts-node its TypeScript compiler (~90 MB) sat in the reference's heap, so a
+ * mark-compact cost it more than the service and an instruction count of 100 requests swung by 2 ×.
+ */
+export function referenceEntry(name: ReferenceName): string {
+  if (!referencesCompiled) {
+    execFileSync(join(ROOT, 'node_modules', '.bin', 'tsc'), ['-p', join(__dirname, 'tsconfig.references.json')], {
+      stdio: 'inherit',
+    });
+    referencesCompiled = true;
+  }
+  return join(__dirname, 'tmp', 'references', 'bench', REFERENCES[name].replace(/\.ts$/, '.js'));
 }
 
 /** Servers under test run pinned to a CPU of their own when the machine has taskset. */
