@@ -314,8 +314,12 @@ export async function createStackFloor(databaseUrl: string): Promise<NestExpress
 if (require.main === module) {
   const port = Number(process.env.PORT ?? 3905);
   createStackFloor(process.env.DATABASE_URL ?? '')
-    .then((app) => app.listen(port, '127.0.0.1'))
-    .then(() => console.log(`stack floor listening on ${port}`))
+    .then(async (app) => {
+      // An exit of its own on SIGTERM, so `node --cpu-prof` writes the profile (bench/profile.ts).
+      process.once('SIGTERM', () => void app.close().then(() => process.exit(0)));
+      await app.listen(port, '127.0.0.1');
+      console.log(`stack floor listening on ${port}`);
+    })
     .catch((error: unknown) => {
       console.error(error);
       process.exit(1);
