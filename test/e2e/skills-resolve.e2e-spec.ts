@@ -81,6 +81,20 @@ describe('POST /skills/resolve', () => {
     expect(response.body.error.code).toBe('VALIDATION_ERROR');
   });
 
+  it.each([
+    ['names not an array', { names: 'Java' }, 'names must be an array'],
+    ['an empty name among long ones', { names: ['x'.repeat(201), ''] }, 'each value in names should not be empty'],
+    ['a number among long names', { names: ['x'.repeat(201), 1] }, 'each value in names must be a string'],
+    [
+      'a name over 200',
+      { names: ['Java', 'x'.repeat(201)] },
+      'each value in names must be shorter than or equal to 200 characters',
+    ],
+  ])('answers %s with the one message docs/api-decisions.md gives', async (_case, body, message) => {
+    const response = await post('/skills/resolve', body).expect(400);
+    expect(response.body.error.details).toEqual([{ field: 'names', message }]);
+  });
+
   it('needs only the read scope, and sees only the organisation’s skills', async () => {
     await createSkill(suite.app, suite.tenant, { name: 'Haskell' });
     const reader = await suite.app.get(ApiKeysService).create(suite.tenant.organisationId, { scopes: ['read'] });
