@@ -15,7 +15,7 @@
  * `stack`, `floor` and `baseline` are the references (bench/servers.ts), compiled; `npm run bench` counts
  * the service, the stack floor and the framework floor this way (countInstructions) after its load runs.
  * Env: INSTRUCTIONS_WARMUP (3000), INSTRUCTIONS_COUNT (1000), INSTRUCTIONS_CONNECTIONS (4), INSTRUCTIONS_ROUNDS (2),
- * INSTRUCTIONS_PORT (3921; another for a count beside it),
+ * INSTRUCTIONS_PORT (3921; another for a count beside it: at most one count per core, see PORT),
  * BENCH_NODE (24: the image's Node.js 24, as bench/run.ts). Prints each round, then each build's mean and its
  * difference to the first build's. Needs valgrind and the bench seed (`npm run bench:seed`).
  */
@@ -32,7 +32,12 @@ const WARMUP = Number(process.env.INSTRUCTIONS_WARMUP ?? 3000);
 const COUNT = Number(process.env.INSTRUCTIONS_COUNT ?? 1000);
 const CONNECTIONS = Number(process.env.INSTRUCTIONS_CONNECTIONS ?? 4);
 const ROUNDS = Number(process.env.INSTRUCTIONS_ROUNDS ?? 2);
-/** Several counts may run side by side, each on its own port (its metrics on PORT + 5550). */
+/**
+ * Several counts may run side by side, each on its own port (its metrics on PORT + 5550), but no more than the
+ * machine has cores: on 2 cores, five counts of one build made two at a time agreed within ±2 %, while counts made
+ * four at a time read up to 1.9 × as much for the service (not for the stack floor): likely its work that runs by the
+ * clock rather than by the request (timers, the key cache's refresh) piling up over a longer window.
+ */
 const PORT = Number(process.env.INSTRUCTIONS_PORT ?? 3921);
 
 /** Sends `total` requests, `CONNECTIONS` at a time; a non-2xx answer stops the run, as it would skew the count. */
