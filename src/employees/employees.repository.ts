@@ -187,7 +187,7 @@ export class EmployeesRepository {
 
   /** The employee, locked until the transaction ends, or 404. */
   async findForUpdate(organisationId: string, id: string, manager?: EntityManager): Promise<Employee> {
-    const employee = await this.lockQuery(organisationId, id, manager).getOne();
+    const [employee] = await this.lockRow<Employee>(organisationId, id, manager);
     if (!employee) throw new NotFoundError('Employee');
     return employee;
   }
@@ -202,20 +202,34 @@ export class EmployeesRepository {
     since: number,
     manager?: EntityManager,
   ): Promise<{ employee: Employee; readWithLock: ChangesReadWithLock }> {
-    const { entities, raw } = await this.lockQuery(organisationId, id, manager)
-      .addSelect(changesSinceColumn('employee', ':since'), 'recorded')
-      .setParameter('since', since)
-      .getRawAndEntities<{ recorded: RecordedChange[] }>();
-    if (entities.length === 0) throw new NotFoundError('Employee');
-    return { employee: entities[0], readWithLock: { since, recorded: raw[0].recorded } };
+    const [row] = await this.lockRow<Employee & { recorded: RecordedChange[] }>(organisationId, id, manager, {
+      column: `${changesSinceColumn('employee', '$3')} AS recorded`,
+      value: since,
+    });
+    if (!row) throw new NotFoundError('Employee');
+    const { recorded, ...employee } = row;
+    return { employee, readWithLock: { since, recorded } };
   }
 
-  private lockQuery(organisationId: string, id: string, manager?: EntityManager) {
-    return this.database
-      .manager(manager)
-      .createQueryBuilder(Employee, 'employee')
-      .where('employee.organisation_id = :organisationId AND employee.id = :id', { organisationId, id })
-      .setLock('pessimistic_write');
+  /**
+   * The row locked and read, with `extra` beside its columns: raw SQL under Employee's names, as the other reads
+   * here: TypeORM's query builder and entity hydration cost a PATCH 14 % of its instructions (issue 51).
+   */
+  private lockRow<Row>(
+    organisationId: string,
+    id: string,
+    manager?: EntityManager,
+    extra?: { column: string; value: unknown },
+  ): Promise<Row[]> {
+    const columns = [`employee.organisation_id AS "organisationId"`, EMPLOYEE_COLUMNS.select('employee')];
+    if (extra) columns.push(extra.column);
+    return this.database.manager(manager).query<Row[]>(
+      `SELECT ${columns.join(', ')}
+         FROM employees employee
+        WHERE employee.organisation_id = $1 AND employee.id = $2
+          FOR UPDATE OF employee`,
+      extra ? [organisationId, id, extra.value] : [organisationId, id],
+    );
   }
 
   /** 404 unless the organisation has this employee. */
