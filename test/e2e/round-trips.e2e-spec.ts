@@ -123,7 +123,7 @@ describe('round trips per request', () => {
       });
       expect(sent).toEqual([
         ['START TRANSACTION'],
-        [expect.stringMatching(/ FROM "employees" .*FOR UPDATE/)],
+        [expect.stringMatching(/ FROM employees employee .*FOR UPDATE OF employee$/s)],
         [expect.stringMatching(/^WITH conflict AS .*UPDATE employees /s)],
         [RECORD_EVENTS, 'COMMIT'],
       ]);
