@@ -32,7 +32,7 @@ import type { EntityManager } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
 import type { Database } from '../src/database/database';
 import type { EmployeeFields } from '../src/employees/dto/employee.response';
-import { EMPLOYEE_COLUMNS, EmployeesRepository } from '../src/employees/employees.repository';
+import { employeeLockStatement, EmployeesRepository } from '../src/employees/employees.repository';
 import { deriveKey } from '../src/encryption/service-keys';
 import { Changes, changesBetween } from '../src/events/changes';
 import { recordingStatement } from '../src/events/event-recording';
@@ -507,20 +507,12 @@ async function updateEmployee(organisationId: string, id: string, input: Record<
     throw new HttpError(400, 'VALIDATION_ERROR');
   }
   return inTransaction([], async (client) => {
-    const select = employeeForUpdate(organisationId, id);
+    const select = employeeLockStatement(organisationId, id);
     const { rows } = await client.query<EmployeeFields>(select.text, select.values);
     return titleChange(organisationId, id, rows, title, (changed, now) =>
       employeesRepository.update(organisationId, changed, now, pgManager(client)),
     );
   });
-}
-
-/** The row a PATCH locks and reads first. */
-export function employeeForUpdate(organisationId: string, id: string): Statement {
-  return {
-    text: `SELECT ${EMPLOYEE_COLUMNS.select('e')} FROM employees e WHERE e.organisation_id = $1 AND e.id = $2 FOR UPDATE`,
-    values: [organisationId, id],
-  };
 }
 
 /**

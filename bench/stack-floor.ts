@@ -57,7 +57,7 @@ import { CreateEmployeeDto } from '../src/employees/dto/create-employee.dto';
 import type { EmployeeFields } from '../src/employees/dto/employee.response';
 import { ListEmployeesQuery } from '../src/employees/dto/list-employees.query';
 import { UpdateEmployeeDto } from '../src/employees/dto/update-employee.dto';
-import { EmployeesRepository } from '../src/employees/employees.repository';
+import { employeeLockStatement, EmployeesRepository } from '../src/employees/employees.repository';
 import { createPinoLogger } from '../src/http/logging';
 import { requestFingerprint } from '../src/idempotency/request-fingerprint';
 import { CreateRatingDto } from '../src/ratings/dto/create-rating.dto';
@@ -67,7 +67,6 @@ import {
   createdOutcome,
   EMPLOYEE_DETAIL,
   employeeDetail,
-  employeeForUpdate,
   employeeInsert,
   employeesPage,
   FINGERPRINT_KEY,
@@ -223,7 +222,7 @@ class EmployeesController {
   ): Promise<object> {
     const employeeId = idOf(id);
     const data = await inTransaction(this.dataSource, async (manager) => {
-      const select = employeeForUpdate(organisationId, employeeId);
+      const select = employeeLockStatement(organisationId, employeeId);
       const rows = await manager.query<EmployeeFields[]>(select.text, select.values);
       return titleChange(organisationId, employeeId, rows, body.title ?? null, (changed, now) =>
         this.employees.update(organisationId, changed, now, manager),
