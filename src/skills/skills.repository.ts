@@ -106,7 +106,7 @@ export class SkillsRepository {
     }
     const total = !window.counted
       ? null
-      : groupIds !== undefined && updatedSince === null && query.search === undefined
+      : groupIds !== undefined && !updatedSince && query.search === undefined
         ? this.countInGroups(organisationId, groupIds, manager)
         : this.count(where, manager);
     const order: ListOrder<SkillFields> = {

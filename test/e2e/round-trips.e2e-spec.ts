@@ -52,7 +52,7 @@ describe('round trips per request', () => {
   const original = Client.prototype.query as (...args: unknown[]) => unknown;
   /** The guard's lookup of a key by its hash (ApiKeysRepository.findActiveByHash). */
   const KEY_LOOKUP = /^SELECT "ApiKey"\..* FROM "api_keys" "ApiKey" WHERE .*"key_hash" = /;
-  const { post, call } = suite.api;
+  const { post, get, call } = suite.api;
 
   /** The round trips made while `request` ran, each as its statements with their whitespace collapsed. */
   async function roundTripsOf(request: () => PromiseLike<unknown>): Promise<string[][]> {
@@ -141,6 +141,27 @@ describe('round trips per request', () => {
       [expect.stringMatching(/^SELECT \* FROM insert_rating_if_rateable\(/)],
       [RECORD_EVENTS, 'COMMIT'],
     ]);
+  });
+
+  // Issue 46: a top group's subtree holds half an ESCO-sized catalogue; its total reads the links' group index alone.
+  it('GET /skills?groupId= costs 2: the subtree, then the page beside its total counted on the links', async () => {
+    const parent = (await post<{ id: string }>('/skill-groups', { name: unique('family') }).expect(201)).body.data;
+    const child = (
+      await post<{ id: string }>('/skill-groups', { name: unique('kind'), parentIds: [parent.id] }).expect(201)
+    ).body.data;
+    await post('/skills', { name: unique('grouped'), groupIds: [child.id] }).expect(201);
+    const sent = await roundTripsOf(async () => {
+      const listed = await get<unknown[]>(`/skills?groupId=${parent.id}`).expect(200);
+      expect(listed.body.meta).toMatchObject({ total: 1 });
+    });
+    expect(sent[0]).toEqual([expect.stringMatching(/^SELECT skill_group_subtree_v1\(/)]);
+    expect(sent.slice(1).flat()).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^SELECT skill_group_skill_count_v1\(/),
+        expect.stringMatching(/ FROM skills s WHERE .* ORDER BY /),
+      ]),
+    );
+    expect(sent.flat()).toHaveLength(3);
   });
 
   it('POST /ratings/bulk of 1,000 costs 5: BEGIN, the employees, the skills, the ratings, the events and COMMIT', async () => {
