@@ -13,6 +13,7 @@ import { PositionsImportService } from '../../src/positions/import/positions-imp
 import { Skill } from '../../src/skills/entities/skill.entity';
 import { apiClient } from '../support/api-client';
 import { createTenant, dataSourceOf, TestTenant, testConfig } from '../support/app';
+import { statementsSent } from '../support/count-queries';
 import { PositionsFixtures } from '../support/positions-fixtures';
 import { useTestApp } from '../support/use-test-app';
 
@@ -446,15 +447,8 @@ describe('positions import command', () => {
         ),
       );
     /** The statements on the positions tables: events and deliveries are one per changed position by design. */
-    const positionStatements = async (work: () => Promise<unknown>) => {
-      const spy = jest.spyOn(dataSource.logger, 'logQuery');
-      try {
-        await work();
-        return spy.mock.calls.filter(([sql]) => /position/.test(sql)).length;
-      } finally {
-        spy.mockRestore();
-      }
-    };
+    const positionStatements = async (work: () => Promise<unknown>) =>
+      (await statementsSent(dataSource, work)).filter((sql) => /position/.test(sql)).length;
     await importer.import(tenant.organisationId, positions(1, 'OPEN', '2026-03-01'), cliWrite());
     await importer.import(tenant.organisationId, positions(5, 'OPEN', '2026-03-01'), cliWrite());
 
