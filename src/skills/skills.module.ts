@@ -6,6 +6,7 @@ import { EscoImportService } from './esco/esco-import.service';
 import { SkillGroupsController } from './groups/skill-groups.controller';
 import { SkillGroupsRepository } from './groups/skill-groups.repository';
 import { SkillGroupsService } from './groups/skill-groups.service';
+import { CatalogueNames } from './resolve/catalogue-names';
 import { SkillNamesRepository } from './resolve/skill-names.repository';
 import { SkillResolver } from './resolve/skill-resolver';
 import { SkillLinksRepository } from './skill-links.repository';
@@ -24,6 +25,7 @@ import { SkillsService } from './skills.service';
     SkillsRepository,
     SkillLinksRepository,
     SkillNamesRepository,
+    CatalogueNames,
     SkillResolver,
     SkillGroupsService,
     EscoImportService,

@@ -1,4 +1,6 @@
+import { DataSource } from 'typeorm';
 import { ApiKeysService } from '../../src/auth/api-keys.service';
+import { CatalogueNames } from '../../src/skills/resolve/catalogue-names';
 import { SkillResolutionResponse } from '../../src/skills/resolve/resolve-skills.response';
 import { apiClient } from '../support/api-client';
 import { createTenant } from '../support/app';
@@ -11,6 +13,18 @@ describe('POST /skills/resolve', () => {
 
   const resolve = async (names: string[]) =>
     (await post<SkillResolutionResponse[]>('/skills/resolve', { names }).expect(200)).body.data;
+
+  /** Another organisation resolves "Haskell", which this one has: it finds nothing. */
+  const expectHaskellUnknownElsewhere = async () => {
+    const other = await createTenant(suite.app);
+    const foreign = await apiClient(
+      () => suite.app,
+      () => other,
+    )
+      .post<SkillResolutionResponse[]>('/skills/resolve', { names: ['Haskell'] })
+      .expect(200);
+    expect(foreign.body.data).toEqual([{ name: 'Haskell', match: 'none', skill: null, candidates: [] }]);
+  };
 
   it('answers name, alias, hiddenAlias, ambiguous and none (with suggestions), in input order, for 1,000 names', async () => {
     const javascript = await createSkill(suite.app, suite.tenant, {
@@ -95,6 +109,89 @@ describe('POST /skills/resolve', () => {
     expect(response.body.error.details).toEqual([{ field: 'names', message }]);
   });
 
+  describe('from the names held in memory', () => {
+    const catalogue = () => suite.app.get(CatalogueNames);
+    const sql = (text: string, values: unknown[]) => suite.app.get(DataSource).query(text, values);
+    /** Resolves until this instance holds the organisation's names at the database's version. */
+    const hold = async (names: string[]) => {
+      for (let attempt = 0; attempt < 3; attempt++) {
+        await resolve(names);
+        await catalogue().settled();
+      }
+      expect(await catalogue().current(suite.tenant.organisationId)).toBeDefined();
+    };
+
+    it('answers what the database answers', async () => {
+      await createSkill(suite.app, suite.tenant, {
+        name: 'JavaScript',
+        aliases: ['JS'],
+        hiddenAliases: ['Jawascript'],
+      });
+      await createSkill(suite.app, suite.tenant, { name: 'Java', aliases: ['JVM'] });
+      await createSkill(suite.app, suite.tenant, { name: 'Kotlin', aliases: ['jvm'], hiddenAliases: ['KT'] });
+      await createSkill(suite.app, suite.tenant, { name: 'Python', hiddenAliases: ['JS', 'py'] });
+      const names = ['javascript', 'JS', 'jawascript', 'JVM', 'py', 'Kotlin', 'Cobol', 'Pythn', 'java '];
+      const fromDatabase = await resolve(names);
+      await hold(names);
+      expect(await resolve(names)).toEqual(fromDatabase);
+      expect(fromDatabase.map(({ match }) => match)).toEqual([
+        'name',
+        'alias',
+        'hiddenAlias',
+        'ambiguous',
+        'hiddenAlias',
+        'name',
+        'none',
+        'none',
+        'none',
+      ]);
+    });
+
+    it('are let go as soon as a change commits, whoever makes it', async () => {
+      const erlang = await createSkill(suite.app, suite.tenant, { name: 'Erlang', aliases: ['OTP'] });
+      await hold(['Erlang']);
+      const version = async () =>
+        Number(
+          (
+            await sql(`SELECT version FROM catalogue_versions WHERE organisation_id = $1`, [
+              suite.tenant.organisationId,
+            ])
+          )[0].version,
+        );
+      const before = await version();
+      // As another instance would: straight to the database, in one transaction of several rows.
+      await suite.app.get(DataSource).transaction(async (manager) => {
+        await manager.query(`UPDATE skills SET name = 'Elixir', name_key = 'elixir' WHERE id = $1`, [erlang.id]);
+        await manager.query(
+          `INSERT INTO skill_aliases (organisation_id, skill_id, kind, position, name, name_key)
+           VALUES ($1, $2, 'alias', 1, 'BEAM', 'beam'), ($1, $2, 'hidden', 0, 'Exlir', 'exlir')`,
+          [suite.tenant.organisationId, erlang.id],
+        );
+      });
+      expect(await version()).toBe(before + 1);
+      const elixir = { id: erlang.id, name: 'Elixir' };
+      expect(await resolve(['Erlang', 'elixir', 'beam', 'exlir', 'otp'])).toEqual([
+        { name: 'Erlang', match: 'none', skill: null, candidates: [] },
+        { name: 'elixir', match: 'name', skill: elixir, candidates: [] },
+        { name: 'beam', match: 'alias', skill: elixir, candidates: [] },
+        { name: 'exlir', match: 'hiddenAlias', skill: elixir, candidates: [] },
+        { name: 'otp', match: 'alias', skill: elixir, candidates: [] },
+      ]);
+      await hold(['Elixir']);
+      await sql(`DELETE FROM skill_aliases WHERE skill_id = $1 AND name_key = 'otp'`, [erlang.id]);
+      expect((await resolve(['otp']))[0].match).toBe('none');
+      await hold(['Elixir']);
+      await sql(`DELETE FROM skills WHERE id = $1`, [erlang.id]);
+      expect((await resolve(['Elixir']))[0]).toMatchObject({ match: 'none', skill: null });
+    });
+
+    it('never answer another organisation', async () => {
+      await createSkill(suite.app, suite.tenant, { name: 'Haskell' });
+      await hold(['Haskell']);
+      await expectHaskellUnknownElsewhere();
+    });
+  });
+
   it('needs only the read scope, and sees only the organisation’s skills', async () => {
     await createSkill(suite.app, suite.tenant, { name: 'Haskell' });
     const reader = await suite.app.get(ApiKeysService).create(suite.tenant.organisationId, { scopes: ['read'] });
@@ -104,13 +201,6 @@ describe('POST /skills/resolve', () => {
     );
     const read = await asReader.post<SkillResolutionResponse[]>('/skills/resolve', { names: ['haskell'] }).expect(200);
     expect(read.body.data[0].match).toBe('name');
-    const other = await createTenant(suite.app);
-    const foreign = await apiClient(
-      () => suite.app,
-      () => other,
-    )
-      .post<SkillResolutionResponse[]>('/skills/resolve', { names: ['Haskell'] })
-      .expect(200);
-    expect(foreign.body.data).toEqual([{ name: 'Haskell', match: 'none', skill: null, candidates: [] }]);
+    await expectHaskellUnknownElsewhere();
   });
 });

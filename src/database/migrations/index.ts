@@ -32,6 +32,7 @@ import { KeptResponseEvents1763766300000 } from './1763766300000-kept-response-e
 import { SkillVersions1763766400000 } from './1763766400000-skill-versions';
 import { SkillSuggestions1763766500000 } from './1763766500000-skill-suggestions';
 import { SkillsInGroups1763766700000 } from './1763766700000-skills-in-groups';
+import { CatalogueVersions1763766800000 } from './1763766800000-catalogue-versions';
 
 /** Every migration in order; listed rather than globbed so ts-node, Jest and dist load the same set. */
 export const MIGRATIONS = [
@@ -69,4 +70,5 @@ export const MIGRATIONS = [
   SkillVersions1763766400000,
   SkillSuggestions1763766500000,
   SkillsInGroups1763766700000,
+  CatalogueVersions1763766800000,
 ];

@@ -38,6 +38,13 @@ export interface ScaledSkill {
   ratingScaleMax: number;
 }
 
+/** An organisation's catalogue names as catalogueNames reads them. */
+export interface CatalogueNameRows {
+  version: string;
+  skills: Array<{ id: string; name: string; key: string | null }>;
+  aliases: Array<{ skillId: string; hidden: boolean; key: string }>;
+}
+
 /** Suggestions below this trigram similarity are left out (docs/api-decisions.md; pg_trgm's default threshold too). */
 export const MIN_SUGGESTION_SCORE = 0.3;
 /** At most this many suggestions per name. */
@@ -95,6 +102,37 @@ export class SkillNamesRepository {
         WHERE w.at NOT IN (SELECT at FROM named)`,
       [organisationId, keys.join('\n')],
     );
+  }
+
+  /** The version of the organisation's catalogue names (catalogue_versions; "0" before their first change). */
+  async catalogueVersion(organisationId: string): Promise<string> {
+    const [row] = await this.database
+      .manager()
+      .query<Array<{ version: string }>>(
+        `SELECT version::text AS version FROM catalogue_versions WHERE organisation_id = $1`,
+        [organisationId],
+      );
+    return row?.version ?? '0';
+  }
+
+  /** Every name and alias key of the organisation's skills, and their version, read in one statement (one snapshot). */
+  async catalogueNames(organisationId: string): Promise<CatalogueNameRows> {
+    const rows = await this.database.manager().query<Array<{ kind: string; key: string; id: string; name: string }>>(
+      `SELECT 'version' AS kind, coalesce(max(version), 0)::text AS key, NULL::uuid AS id, NULL AS name
+         FROM catalogue_versions WHERE organisation_id = $1
+       UNION ALL
+       SELECT 'name', name_key, id, name FROM skills WHERE organisation_id = $1
+       UNION ALL
+       SELECT kind, name_key, skill_id, NULL FROM skill_aliases WHERE organisation_id = $1`,
+      [organisationId],
+    );
+    const names: CatalogueNameRows = { version: '0', skills: [], aliases: [] };
+    for (const { kind, key, id, name } of rows) {
+      if (kind === 'version') names.version = key;
+      else if (kind === 'name') names.skills.push({ id, name, key });
+      else names.aliases.push({ skillId: id, hidden: kind === 'hidden', key });
+    }
+    return names;
   }
 
   /**

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { nameKey } from '../../names/name-key';
+import { CatalogueNames, NameMatch } from './catalogue-names';
 import {
   KeyMatch,
   LevelMatch,
@@ -38,7 +39,10 @@ const LEVELS: MatchLevel[] = ['name', 'alias', 'hiddenAlias'];
  */
 @Injectable()
 export class SkillResolver {
-  constructor(private readonly names: SkillNamesRepository) {}
+  constructor(
+    private readonly names: SkillNamesRepository,
+    private readonly catalogue: CatalogueNames,
+  ) {}
 
   /** Each name's resolution, in input order; with `suggest`, trigram suggestions for the names that match none. */
   async resolve(
@@ -55,10 +59,7 @@ export class SkillResolver {
       return at;
     });
     const keys = [...positions.keys()];
-    const matchesAt: LevelMatch[][] = [];
-    for (const match of await this.names.decidingMatches(organisationId, keys, options.manager)) {
-      (matchesAt[match.at] ??= []).push(match);
-    }
+    const matchesAt = await this.decidingMatches(organisationId, keys, options.manager);
     const resolutions = names.map((name, index) => resolveExact(name, matchesAt[keyAt[index]]));
     if (!options.suggest) return resolutions;
     const unmatched = keys.filter((_key, at) => matchesAt[at] === undefined);
@@ -73,6 +74,24 @@ export class SkillResolver {
       }
     });
     return resolutions;
+  }
+
+  /**
+   * Each key's deciding matches, by position: from the names held in memory when they are current, else from the
+   * database. A transaction may hold changes of its own, so in one the database answers.
+   */
+  private async decidingMatches(
+    organisationId: string,
+    keys: string[],
+    manager: EntityManager | undefined,
+  ): Promise<Array<readonly NameMatch[] | undefined>> {
+    const held = manager === undefined ? await this.catalogue.current(organisationId) : undefined;
+    if (held !== undefined) return keys.map((key) => held.matchesOf(key));
+    const matchesAt: LevelMatch[][] = [];
+    for (const match of await this.names.decidingMatches(organisationId, keys, manager)) {
+      (matchesAt[match.at] ??= []).push(match);
+    }
+    return matchesAt;
   }
 
   /**
@@ -102,7 +121,7 @@ export interface LockedResolution {
   skillById: Map<string, ScaledSkill>;
 }
 
-function resolveExact(name: string, matches: readonly Omit<LevelMatch, 'at'>[] = []): Resolution {
+function resolveExact(name: string, matches: readonly NameMatch[] = []): Resolution {
   if (matches.length === 1) {
     const [{ level, id, name: skillName }] = matches;
     return { name, match: level, skill: { id, name: skillName }, candidates: [] };
