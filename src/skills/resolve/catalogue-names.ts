@@ -69,7 +69,7 @@ export class NamesAtVersion {
 /**
  * Each organisation's catalogue names, held in memory by the version the database counts for them
  * (catalogue_versions, bumped by a trigger as each change to a name or an alias commits), so resolve looks 1,000
- * names up in a map after one primary-key read instead of ~2,000 index probes. What is held is only ever used at
+ * names up in a map after one primary-key read instead of ~2,700 index probes. What is held is only ever used at
  * the version the database answers now, on any instance; otherwise resolve asks the database as before. A version
  * seen by two requests in a row is worth holding, and is read in the background: an organisation whose names
  * change between every two requests is never read whole.
