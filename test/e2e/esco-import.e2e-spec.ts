@@ -7,7 +7,10 @@ import { nameKey } from '../../src/names/name-key';
 import { RatingResponse } from '../../src/ratings/dto/rating.response';
 import { SkillDetailResponse, SkillResponse } from '../../src/skills/dto/skill.response';
 import { EscoImportReport } from '../../src/skills/esco/esco-import.report';
+import { CatalogueNames } from '../../src/skills/resolve/catalogue-names';
 import { SkillResolutionResponse } from '../../src/skills/resolve/resolve-skills.response';
+import { SkillNamesRepository } from '../../src/skills/resolve/skill-names.repository';
+import { asciiTrigrams, shownTrigram } from '../../src/skills/resolve/trigrams';
 import { dataSourceOf, testConfig } from '../support/app';
 import { createEmployee, createSkill, rate } from '../support/people.factory';
 import { useTestApp } from '../support/use-test-app';
@@ -158,6 +161,74 @@ describe('skills import-esco', () => {
     expect(after.aliases.length).toBeGreaterThan(0);
     const ratings = await get<RatingResponse[]>(`/employees/${employee.id}/ratings`).expect(200);
     expect(ratings.body.data).toEqual([expect.objectContaining({ skillId: before.id, score: 7 })]);
+  });
+
+  describe('suggestions from the names an instance holds', () => {
+    const resolve = async (names: string[]) =>
+      (await post<SkillResolutionResponse[]>('/skills/resolve', { names }).expect(200)).body.data;
+    /** Three misspellings of each label: a letter left out, two letters swapped, one letter changed. */
+    const misspellings = (label: string) => {
+      const at = Math.floor(label.length / 2);
+      return [
+        label.slice(0, at) + label.slice(at + 1),
+        label.slice(0, 1) + label.charAt(2) + label.charAt(1) + label.slice(3),
+        label.slice(0, at) + (label.charAt(at) === 'e' ? 'a' : 'e') + label.slice(at + 1),
+      ];
+    };
+    const escoLabels = () => rowsOf('skills_en.csv').flatMap((row) => [row.preferredLabel, ...labels(row.altLabels)]);
+
+    it('are what the database suggests, on the whole excerpt', async () => {
+      await importEsco();
+      // Every 59th label's misspellings, names no pg_trgm score reaches, and keys the database's locale decides.
+      const names = [
+        ...escoLabels()
+          .filter((_label, index) => index % 59 === 0)
+          .flatMap(misspellings),
+        'xqzv',
+        'c++ programing',
+        'prøject management',
+        'управление проектами',
+      ];
+      const fromDatabase = await resolve(names);
+      expect(fromDatabase.filter(({ match }) => match === 'none').length).toBeGreaterThan(80);
+      const suggested = (count: number) => fromDatabase.filter(({ candidates }) => candidates.length === count).length;
+      expect(Math.min(suggested(0), suggested(1), suggested(2), suggested(3))).toBeGreaterThan(3);
+
+      // Held after two requests at one version, indexed after the first name that matches nothing.
+      for (const asked of [['JavaScript'], ['JavaScript'], ['xqzv']]) {
+        await resolve(asked);
+        await suite.app.get(CatalogueNames).settled();
+      }
+      const suggestions = jest.spyOn(suite.app.get(SkillNamesRepository), 'suggestions');
+      expect(await resolve(names)).toEqual(fromDatabase);
+      // Only the keys whose trigrams pg_trgm decides by the database's locale were asked of it.
+      expect(suggestions).toHaveBeenCalledTimes(1);
+      expect(suggestions.mock.calls[0][1]).toEqual(['prøject management', 'управление проектами']);
+      suggestions.mockRestore();
+    });
+
+    it('read the trigrams of every ASCII key as pg_trgm does', async () => {
+      const keys = [
+        ...new Set(escoLabels().map((label) => nameKey(label))),
+        'a',
+        'ab',
+        '1',
+        'c++',
+        ' .net',
+        'x-ray 3d',
+        'a_b',
+        '',
+        '+++',
+      ];
+      const asciiKeys = keys.filter((key) => asciiTrigrams(key) !== undefined);
+      expect(asciiKeys.length).toBeGreaterThan(2000);
+      const shown = await suite.app.get(SkillNamesRepository).trigramsOf(asciiKeys);
+      expect(shown.length).toBe(asciiKeys.length);
+      for (const { key, trigrams } of shown) {
+        expect([key, new Set(asciiTrigrams(key))]).toEqual([key, new Set(trigrams.map(shownTrigram))]);
+      }
+      expect(asciiTrigrams('computer–telephone integration')).toBeUndefined();
+    });
   });
 
   it('refuses a file with a broken quote, naming the file and line, and writes nothing', async () => {

@@ -130,10 +130,19 @@ describe('POST /skills/resolve', () => {
       await createSkill(suite.app, suite.tenant, { name: 'Java', aliases: ['JVM'] });
       await createSkill(suite.app, suite.tenant, { name: 'Kotlin', aliases: ['jvm'], hiddenAliases: ['KT'] });
       await createSkill(suite.app, suite.tenant, { name: 'Python', hiddenAliases: ['JS', 'py'] });
-      const names = ['javascript', 'JS', 'jawascript', 'JVM', 'py', 'Kotlin', 'Cobol', 'Pythn', 'java '];
+      // Equal scores: by name in code point order, and a name before an alias of the same skill.
+      for (const name of ['ruby a', 'Ruby C', 'RUBY D']) await createSkill(suite.app, suite.tenant, { name });
+      const rubyB = await createSkill(suite.app, suite.tenant, { name: 'Ruby B', aliases: ['Ruby+B'] });
+      const names = ['javascript', 'JS', 'jawascript', 'JVM', 'py', 'Kotlin', 'Cobol', 'Pythn', 'java ', 'rubi'];
       const fromDatabase = await resolve(names);
       await hold(names);
       expect(await resolve(names)).toEqual(fromDatabase);
+      expect(fromDatabase[9].candidates.map(({ name, matchedOn }) => [name, matchedOn])).toEqual([
+        ['RUBY D', 'name'],
+        ['Ruby B', 'name'],
+        ['Ruby C', 'name'],
+      ]);
+      expect(fromDatabase[9].candidates[1].id).toBe(rubyB.id);
       expect(fromDatabase.map(({ match }) => match)).toEqual([
         'name',
         'alias',
@@ -141,6 +150,7 @@ describe('POST /skills/resolve', () => {
         'ambiguous',
         'hiddenAlias',
         'name',
+        'none',
         'none',
         'none',
         'none',

@@ -33,6 +33,7 @@ import { SkillVersions1763766400000 } from './1763766400000-skill-versions';
 import { SkillSuggestions1763766500000 } from './1763766500000-skill-suggestions';
 import { SkillsInGroups1763766700000 } from './1763766700000-skills-in-groups';
 import { CatalogueVersions1763766800000 } from './1763766800000-catalogue-versions';
+import { SkillSuggestionsV21763766900000 } from './1763766900000-skill-suggestions-v2';
 
 /** Every migration in order; listed rather than globbed so ts-node, Jest and dist load the same set. */
 export const MIGRATIONS = [
@@ -71,4 +72,5 @@ export const MIGRATIONS = [
   SkillSuggestions1763766500000,
   SkillsInGroups1763766700000,
   CatalogueVersions1763766800000,
+  SkillSuggestionsV21763766900000,
 ];

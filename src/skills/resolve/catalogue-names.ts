@@ -1,6 +1,7 @@
 import { setImmediate } from 'node:timers/promises';
 import { BeforeApplicationShutdown, Injectable, Logger } from '@nestjs/common';
-import { KeyMatch, MatchLevel, SkillNamesRepository } from './skill-names.repository';
+import { CatalogueNameRows, KeyMatch, MatchLevel, SkillNamesRepository } from './skill-names.repository';
+import { shownTrigram, TrigramIndex } from './trigrams';
 
 /** An exact match as resolve weighs it: the level it was found at and the skill. */
 export type NameMatch = Omit<KeyMatch, 'key'>;
@@ -14,11 +15,21 @@ export const MAX_HELD_NAMES = 400_000;
 /** How many aliases are put in the map between two turns of the event loop. */
 const YIELD_EVERY = 10_000;
 
-/** One organisation's catalogue names at one version: each key's deciding matches, as decidingMatches finds them. */
+/**
+ * One organisation's catalogue names at one version: each key's deciding matches, as decidingMatches finds them,
+ * and the rows they came from, from which CatalogueNames builds their trigram index when a name matches nothing.
+ */
 export class NamesAtVersion {
+  /** The trigram index of these names, once built. */
+  trigrams: TrigramIndex | undefined;
+
   constructor(
     readonly version: string,
     private readonly matchesByKey: ReadonlyMap<string, readonly NameMatch[]>,
+    readonly rows: {
+      skills: ReadonlyArray<CatalogueNameRows['skills'][number]>;
+      aliases: ReadonlyArray<CatalogueNameRows['aliases'][number]>;
+    },
   ) {}
 
   /** How many keys it holds. */
@@ -62,7 +73,7 @@ export class NamesAtVersion {
     skills.forEach(({ key }, index) => {
       if (key !== null) matchesByKey.set(key, only('name', index));
     });
-    return new NamesAtVersion(version, matchesByKey);
+    return new NamesAtVersion(version, matchesByKey, { skills, aliases });
   }
 }
 
@@ -70,7 +81,8 @@ export class NamesAtVersion {
  * Each organisation's catalogue names, held in memory by the version the database counts for them
  * (catalogue_versions, bumped by a trigger as each change to a name or an alias commits), so resolve looks 1,000
  * names up in a map after one primary-key read instead of ~2,700 index probes. What is held is only ever used at
- * the version the database answers now, on any instance; otherwise resolve asks the database as before. A version
+ * the version the database answers now, on any instance; otherwise resolve asks the database as before. Names that
+ * match nothing are suggested from a trigram index of the names held (TrigramIndex), built when first needed. A version
  * seen by two requests in a row is worth holding, and is read in the background: an organisation whose names
  * change between every two requests is never read whole.
  */
@@ -83,6 +95,7 @@ export class CatalogueNames implements BeforeApplicationShutdown {
   /** The version each organisation's last request found that nothing held. */
   private readonly missed = new Map<string, string>();
   private readonly reading = new Map<string, Promise<void>>();
+  private readonly indexing = new Map<NamesAtVersion, Promise<void>>();
 
   constructor(private readonly names: SkillNamesRepository) {}
 
@@ -100,9 +113,20 @@ export class CatalogueNames implements BeforeApplicationShutdown {
     return undefined;
   }
 
-  /** Settles once no organisation's names are being read (tests; shutdown). */
+  /**
+   * The trigram index of names held, for suggestions; the first ask builds it in the background (undefined until
+   * then: the database suggests), so an organisation whose names never miss never pays for it.
+   */
+  trigramsOf(names: NamesAtVersion): TrigramIndex | undefined {
+    if (names.trigrams === undefined && !this.indexing.has(names)) this.index(names);
+    return names.trigrams;
+  }
+
+  /** Settles once no organisation's names are being read or indexed (tests; shutdown). */
   async settled(): Promise<void> {
-    while (this.reading.size > 0) await Promise.all(this.reading.values());
+    while (this.reading.size + this.indexing.size > 0) {
+      await Promise.all([...this.reading.values(), ...this.indexing.values()]);
+    }
   }
 
   async beforeApplicationShutdown(): Promise<void> {
@@ -118,6 +142,20 @@ export class CatalogueNames implements BeforeApplicationShutdown {
       .catch((error: unknown) => this.logger.warn(`Could not read a catalogue's names: ${String(error)}`))
       .finally(() => this.reading.delete(organisationId));
     this.reading.set(organisationId, reading);
+  }
+
+  private index(names: NamesAtVersion): void {
+    const { skills, aliases } = names.rows;
+    const indexing = TrigramIndex.of(skills, aliases, async (keys) => {
+      const rows = await this.names.trigramsOf(keys);
+      return new Map(rows.map(({ key, trigrams }) => [key, trigrams.map(shownTrigram)]));
+    })
+      .then((trigrams) => {
+        names.trigrams = trigrams;
+      })
+      .catch((error: unknown) => this.logger.warn(`Could not index a catalogue's trigrams: ${String(error)}`))
+      .finally(() => this.indexing.delete(names));
+    this.indexing.set(names, indexing);
   }
 
   private hold(organisationId: string, names: NamesAtVersion): void {

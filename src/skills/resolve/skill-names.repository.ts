@@ -135,6 +135,13 @@ export class SkillNamesRepository {
     return names;
   }
 
+  /** pg_trgm's own trigrams of each key (show_trgm), for the keys whose trigrams depend on the database's locale. */
+  async trigramsOf(keys: string[]): Promise<Array<{ key: string; trigrams: string[] }>> {
+    return this.database
+      .manager()
+      .query(`SELECT key, show_trgm(key) AS trigrams FROM unnest($1::text[]) AS key`, [keys]);
+  }
+
   /**
    * exactMatches and the skills with these ids in one statement, each skill with its rating scale and key-share
    * locked until the transaction ends (none can be deleted before what refers to it commits). A row found by id
@@ -170,8 +177,8 @@ export class SkillNamesRepository {
 
   /**
    * For each key, up to MAX_SUGGESTIONS skills whose name or alias keys are most like it (trigram similarity
-   * ≥ MIN_SUGGESTION_SCORE), best first, in one call for every key: skill_suggestions_v1
-   * (src/skills/sql/skill-suggestions-v1.sql) probes the trigram GIN indexes with `%`, at a high threshold first
+   * ≥ MIN_SUGGESTION_SCORE), best first, in one call for every key: skill_suggestions_v2
+   * (src/skills/sql/skill-suggestions-v2.sql) probes the trigram GIN indexes with `%`, at a high threshold first
    * and at MIN_SUGGESTION_SCORE only for the keys still short of suggestions.
    */
   async suggestions(organisationId: string, keys: string[], manager?: EntityManager): Promise<Suggestion[]> {
@@ -179,7 +186,7 @@ export class SkillNamesRepository {
     return this.database
       .manager(manager)
       .query<Suggestion[]>(
-        `SELECT key, id, name, matched_on AS "matchedOn", score FROM skill_suggestions_v1($1, $2, $3, $4)`,
+        `SELECT key, id, name, matched_on AS "matchedOn", score FROM skill_suggestions_v2($1, $2, $3, $4)`,
         [organisationId, keys, MIN_SUGGESTION_SCORE, MAX_SUGGESTIONS],
       );
   }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { nameKey } from '../../names/name-key';
-import { CatalogueNames, NameMatch } from './catalogue-names';
+import { CatalogueNames, NameMatch, NamesAtVersion } from './catalogue-names';
 import {
   KeyMatch,
   LevelMatch,
@@ -35,7 +35,8 @@ const LEVELS: MatchLevel[] = ['name', 'alias', 'hiddenAlias'];
  * The one resolver of skill names: POST /skills/resolve, bulk rating items and the positions import all turn
  * names into skills here. An exact match (by nameKey) on a skill's name wins; else on aliases, then on hidden
  * aliases; more than one skill at that level is `ambiguous`. Set-based: one statement for the exact matches of
- * every name, one more for the suggestions of those that matched nothing.
+ * every name, one more for the suggestions of those that matched nothing; or, outside a transaction, from the
+ * organisation's names held in memory when they are current (CatalogueNames).
  */
 @Injectable()
 export class SkillResolver {
@@ -59,13 +60,15 @@ export class SkillResolver {
       return at;
     });
     const keys = [...positions.keys()];
-    const matchesAt = await this.decidingMatches(organisationId, keys, options.manager);
+    // A transaction may hold changes of its own, so in one the database answers.
+    const held = options.manager === undefined ? await this.catalogue.current(organisationId) : undefined;
+    const matchesAt = await this.decidingMatches(organisationId, keys, held, options.manager);
     const resolutions = names.map((name, index) => resolveExact(name, matchesAt[keyAt[index]]));
     if (!options.suggest) return resolutions;
     const unmatched = keys.filter((_key, at) => matchesAt[at] === undefined);
     if (unmatched.length === 0) return resolutions;
     const suggestions = groupBy(
-      await this.names.suggestions(organisationId, unmatched, options.manager),
+      await this.suggestions(organisationId, unmatched, held, options.manager),
       (suggestion: Suggestion) => suggestion.key,
     );
     resolutions.forEach((resolution, index) => {
@@ -76,22 +79,36 @@ export class SkillResolver {
     return resolutions;
   }
 
-  /**
-   * Each key's deciding matches, by position: from the names held in memory when they are current, else from the
-   * database. A transaction may hold changes of its own, so in one the database answers.
-   */
+  /** Each key's deciding matches, by position: from the names held in memory when current, else the database. */
   private async decidingMatches(
     organisationId: string,
     keys: string[],
+    held: NamesAtVersion | undefined,
     manager: EntityManager | undefined,
   ): Promise<Array<readonly NameMatch[] | undefined>> {
-    const held = manager === undefined ? await this.catalogue.current(organisationId) : undefined;
     if (held !== undefined) return keys.map((key) => held.matchesOf(key));
     const matchesAt: LevelMatch[][] = [];
     for (const match of await this.names.decidingMatches(organisationId, keys, manager)) {
       (matchesAt[match.at] ??= []).push(match);
     }
     return matchesAt;
+  }
+
+  /**
+   * The suggestions for keys that matched nothing: from the trigrams of the names held when they are indexed, else
+   * (and for a key whose trigrams only pg_trgm can tell) from the database. Both follow skill_suggestions_v2.
+   */
+  private async suggestions(
+    organisationId: string,
+    keys: string[],
+    held: NamesAtVersion | undefined,
+    manager: EntityManager | undefined,
+  ): Promise<Suggestion[]> {
+    const trigrams = held && this.catalogue.trigramsOf(held);
+    if (trigrams === undefined) return this.names.suggestions(organisationId, keys, manager);
+    const asked: string[] = [];
+    const found = keys.flatMap((key) => trigrams.suggestionsFor(key) ?? (asked.push(key), []));
+    return asked.length === 0 ? found : [...found, ...(await this.names.suggestions(organisationId, asked))];
   }
 
   /**
