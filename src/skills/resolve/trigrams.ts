@@ -23,9 +23,13 @@ export function asciiTrigrams(key: string): Trigram[] | undefined {
     if (code > 0x7f) return undefined;
     const lowered = code >= 0x41 && code <= 0x5a ? code + 0x20 : code;
     if (isLetterOrDigit(lowered)) {
-      if (!inWord) [first, second, inWord] = [SPACE, SPACE, true];
+      if (!inWord) {
+        first = second = SPACE;
+        inWord = true;
+      }
       found.add((first << 16) | (second << 8) | lowered);
-      [first, second] = [second, lowered];
+      first = second;
+      second = lowered;
     } else if (inWord) {
       found.add((first << 16) | (second << 8) | SPACE);
       inWord = false;
@@ -47,8 +51,10 @@ export function shownTrigram(shown: string): Trigram {
 /** An entry's level by its number: a name, an alias, a hidden alias (the order in which equal scores win). */
 const LEVELS: MatchLevel[] = ['name', 'alias', 'hiddenAlias'];
 
-/** How many keys are indexed between two turns of the event loop. */
-const YIELD_EVERY = 10_000;
+/** How many keys are indexed between two turns of the event loop (~20 ms). */
+const YIELD_EVERY = 2_000;
+
+const NOT_ASCII = /[\u0080-\uffff]/;
 
 /** pg_trgm's `similarity`: the trigrams shared over all the trigrams of the two, as a float4. */
 function similarity(shared: number, ofKey: number, ofName: number): number {
@@ -111,7 +117,7 @@ export class TrigramIndex {
       const skill = indexOf.get(skillId);
       if (skill !== undefined) entries.push({ skill, level: hidden ? 2 : 1, key });
     }
-    const others = entries.map(({ key }) => key).filter((key) => asciiTrigrams(key) === undefined);
+    const others = entries.map(({ key }) => key).filter((key) => NOT_ASCII.test(key));
     const shown = others.length > 0 ? await shownTrigrams(others) : new Map<string, Trigram[]>();
 
     const skillOf = new Int32Array(entries.length);
