@@ -2,6 +2,7 @@ import { DataSource } from 'typeorm';
 import { ApiKeysService } from '../../src/auth/api-keys.service';
 import { CatalogueNames } from '../../src/skills/resolve/catalogue-names';
 import { SkillResolutionResponse } from '../../src/skills/resolve/resolve-skills.response';
+import { SkillNamesRepository } from '../../src/skills/resolve/skill-names.repository';
 import { apiClient } from '../support/api-client';
 import { createTenant } from '../support/app';
 import { createSkill } from '../support/people.factory';
@@ -193,6 +194,21 @@ describe('POST /skills/resolve', () => {
       await hold(['Elixir']);
       await sql(`DELETE FROM skills WHERE id = $1`, [erlang.id]);
       expect((await resolve(['Elixir']))[0]).toMatchObject({ match: 'none', skill: null });
+    });
+
+    it('suggest for many names that match nothing at once, read and indexed then, not probed name by name', async () => {
+      const haskell = await createSkill(suite.app, suite.tenant, { name: 'Haskell', aliases: ['GHC'] });
+      const suggestions = jest.spyOn(suite.app.get(SkillNamesRepository), 'suggestions');
+      const answers = await resolve(Array.from({ length: 1000 }, (_v, index) => `haskel ${index}`));
+      expect(suggestions).not.toHaveBeenCalled();
+      suggestions.mockRestore();
+      expect(answers.filter(({ match }) => match !== 'none')).toEqual([]);
+      expect(answers[7]).toEqual({
+        name: 'haskel 7',
+        match: 'none',
+        skill: null,
+        candidates: [{ id: haskell.id, name: 'Haskell', matchedOn: 'name', score: 0.545 }],
+      });
     });
 
     it('never answer another organisation', async () => {

@@ -122,6 +122,24 @@ export class CatalogueNames implements BeforeApplicationShutdown {
     return names.trigrams;
   }
 
+  /**
+   * The trigram index of the organisation's names, read and built now if need be (~1 s at ESCO's size), for many
+   * names that match nothing at once, which the database would probe one by one. `held`: what current() answered.
+   * Undefined when the names cannot be held (past MAX_HELD_NAMES) or could not be read.
+   */
+  async trigramsNow(organisationId: string, held: NamesAtVersion | undefined): Promise<TrigramIndex | undefined> {
+    let names = held;
+    if (names === undefined) {
+      this.read(organisationId);
+      await this.reading.get(organisationId);
+      names = this.held.get(organisationId);
+      if (names === undefined) return undefined;
+    }
+    this.trigramsOf(names);
+    await this.indexing.get(names);
+    return names.trigrams;
+  }
+
   /** Settles once no organisation's names are being read or indexed (tests; shutdown). */
   async settled(): Promise<void> {
     while (this.reading.size + this.indexing.size > 0) {
