@@ -1,8 +1,7 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
-import { MatchLevel } from './skill-names.repository';
+import { MATCH_LEVELS, MatchLevel } from './skill-names.repository';
 import { ResolvedMatch } from './skill-resolver';
 
-const MATCH_LEVELS: MatchLevel[] = ['name', 'alias', 'hiddenAlias'];
 const RESOLVED_MATCHES: ResolvedMatch[] = [...MATCH_LEVELS, 'ambiguous', 'none'];
 
 @ApiSchema({ name: 'SkillRef' })

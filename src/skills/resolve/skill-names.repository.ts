@@ -5,6 +5,9 @@ import { Database } from '../../database/database';
 /** Where an exact match of a name key was found: a skill's name, an alias, or a hidden alias. */
 export type MatchLevel = 'name' | 'alias' | 'hiddenAlias';
 
+/** The levels in the order in which they win, exact matches and equal suggestion scores alike. */
+export const MATCH_LEVELS: readonly MatchLevel[] = ['name', 'alias', 'hiddenAlias'];
+
 /** A skill whose name or alias has a key that was looked for. */
 export interface KeyMatch {
   key: string;

@@ -5,6 +5,7 @@ import { CatalogueNames, NameMatch, NamesAtVersion } from './catalogue-names';
 import {
   KeyMatch,
   LevelMatch,
+  MATCH_LEVELS,
   MatchLevel,
   ScaledSkill,
   SkillNamesRepository,
@@ -30,9 +31,6 @@ export interface Resolution {
 
 /** Past this many names that match nothing, the names are read and indexed now rather than probed one by one. */
 const MANY_UNMATCHED = 50;
-
-/** The order in which exact matches win: a name, then an alias, then a hidden alias. */
-const LEVELS: MatchLevel[] = ['name', 'alias', 'hiddenAlias'];
 
 /**
  * The one resolver of skill names: POST /skills/resolve, bulk rating items and the positions import all turn
@@ -151,7 +149,7 @@ function resolveExact(name: string, matches: readonly NameMatch[] = []): Resolut
     const [{ level, id, name: skillName }] = matches;
     return { name, match: level, skill: { id, name: skillName }, candidates: [] };
   }
-  for (const level of LEVELS) {
+  for (const level of MATCH_LEVELS) {
     const skills = new Map(matches.filter((match) => match.level === level).map((match) => [match.id, match]));
     if (skills.size === 1) {
       const [{ id, name: skillName }] = skills.values();

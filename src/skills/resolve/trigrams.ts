@@ -1,5 +1,5 @@
 import { setImmediate } from 'node:timers/promises';
-import { MatchLevel, MAX_SUGGESTIONS, MIN_SUGGESTION_SCORE, Suggestion } from './skill-names.repository';
+import { MATCH_LEVELS, MAX_SUGGESTIONS, MIN_SUGGESTION_SCORE, Suggestion } from './skill-names.repository';
 
 /** A trigram as pg_trgm keeps it, three bytes, as one number: the form show_trgm prints a hashed one in. */
 export type Trigram = number;
@@ -47,9 +47,6 @@ export function shownTrigram(shown: string): Trigram {
   if (shown.length === 3) return (shown.charCodeAt(0) << 16) | (shown.charCodeAt(1) << 8) | shown.charCodeAt(2);
   return Number.parseInt(shown.slice(2), 16);
 }
-
-/** An entry's level by its number: a name, an alias, a hidden alias (the order in which equal scores win). */
-const LEVELS: MatchLevel[] = ['name', 'alias', 'hiddenAlias'];
 
 /** How many keys are indexed between two turns of the event loop (~20 ms). */
 const YIELD_EVERY = 2_000;
@@ -160,7 +157,7 @@ export class TrigramIndex {
       key,
       id,
       name,
-      matchedOn: LEVELS[level],
+      matchedOn: MATCH_LEVELS[level],
       score: float4AsRead(score),
     }));
   }
