@@ -48,4 +48,19 @@ describe('TrigramIndex', () => {
     expect(index.suggestionsFor('prøject')).toBeUndefined();
     expect(index.suggestionsFor('xqzv')).toEqual([]);
   });
+
+  it('looks lower for a key short of suggestions, through every size that can reach each score', async () => {
+    const index = await indexOf([
+      { id: 'a', name: 'javascrip' },
+      { id: 'b', name: 'javascr' },
+      { id: 'c', name: 'java' },
+      // All eleven of the key's trigrams among its 47: 0.23, below the lowest score.
+      { id: 'd', name: 'javascript and twenty nine more trigrams abcde' },
+    ]);
+    expect(index.suggestionsFor('javascript')!.map(({ id, score }) => [id, score])).toEqual([
+      ['a', 0.75],
+      ['b', 0.5833333],
+      ['c', 0.33333334],
+    ]);
+  });
 });

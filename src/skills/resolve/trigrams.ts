@@ -64,8 +64,13 @@ const MIN_SCORE = Math.fround(MIN_SUGGESTION_SCORE);
 /** How much longer than the candidates left a list may be for reading it to cost less than checking them. */
 const READ_OVER_CHECK = 8;
 
-/** The first pass's score, as skill_suggestions_v2's. */
-const FIRST_PASS_SCORE = 0.7;
+/**
+ * The scores a key's suggestions are looked for at, in turn, until MAX_SUGGESTIONS skills score one: the first
+ * and the last are skill_suggestions_v2's two passes. The one between gives the same answer as the last when
+ * it finds enough (every row it leaves out ranks below the skills it found), for less: it reads fewer lists,
+ * and entries of fewer sizes.
+ */
+const PASS_SCORES = [0.7, 0.5, MIN_SCORE];
 
 /**
  * The trigrams of one organisation's names and aliases at one version, to suggest skills for names that matched
@@ -74,10 +79,14 @@ const FIRST_PASS_SCORE = 0.7;
  * 2 × MAX_SUGGESTIONS rows (score, then name in code point order, then id, then a name before an alias before a
  * hidden alias); each skill counts once, with its best row; the best MAX_SUGGESTIONS skills are suggested. As
  * the function, a first pass at a high score, and one at the lowest only for a key left short of suggestions.
+ * Entries (names and aliases) are numbered by their number of trigrams, so each trigram's list of entries is in
+ * that order, and the entries of the sizes that can reach a score are a range of it.
  */
 export class TrigramIndex {
   /** How many of the lists read for one key hold each entry, while it is looked for; all zero between. */
   private readonly seen: Uint16Array;
+  /** The entries found in the lists read for one key, while it is looked for. */
+  private readonly candidates: Int32Array;
   /** Marks the trigrams (by number) of the key looked for; all zero between. */
   private readonly asked: Uint8Array;
 
@@ -88,11 +97,14 @@ export class TrigramIndex {
     /** Each entry's trigrams, by number, from trigramsAt[entry] to trigramsAt[entry + 1]. */
     private readonly trigramsAt: Int32Array,
     private readonly trigrams: Int32Array,
+    /** The first entry with at least `size` trigrams, by size, to the largest size + 1 (then: the entry count). */
+    private readonly firstOfSize: Int32Array,
     /** Each trigram's number, in order of first sight, and the entries with that trigram. */
     private readonly numberOf: ReadonlyMap<Trigram, number>,
     private readonly entriesOf: readonly Int32Array[],
   ) {
     this.seen = new Uint16Array(skillOf.length);
+    this.candidates = new Int32Array(skillOf.length);
     this.asked = new Uint8Array(entriesOf.length);
   }
 
@@ -117,26 +129,40 @@ export class TrigramIndex {
     const others = entries.map(({ key }) => key).filter((key) => NOT_ASCII.test(key));
     const shown = others.length > 0 ? await shownTrigrams(others) : new Map<string, Trigram[]>();
 
+    const numberOf = new Map<Trigram, number>();
+    const trigramsOf: number[][] = [];
+    for (const [at, { key }] of entries.entries()) {
+      if (at % YIELD_EVERY === YIELD_EVERY - 1) await setImmediate();
+      trigramsOf.push(
+        (asciiTrigrams(key) ?? shown.get(key) ?? []).map((trigram) => {
+          let number = numberOf.get(trigram);
+          if (number === undefined) numberOf.set(trigram, (number = numberOf.size));
+          return number;
+        }),
+      );
+    }
+    // Numbered by size; a sort that keeps the order of equal sizes, so the same rows give the same index.
+    const order = entries.map((_entry, at) => at).sort((a, b) => trigramsOf[a].length - trigramsOf[b].length);
+    const largest = order.length > 0 ? trigramsOf[order[order.length - 1]].length : 0;
+    const firstOfSize = new Int32Array(largest + 2).fill(order.length);
     const skillOf = new Int32Array(entries.length);
     const levelOf = new Uint8Array(entries.length);
     const trigramsAt = new Int32Array(entries.length + 1);
-    const trigrams: number[] = [];
-    const numberOf = new Map<Trigram, number>();
-    const lists: number[][] = [];
-    for (const [entry, { skill, level, key }] of entries.entries()) {
-      if (entry % YIELD_EVERY === YIELD_EVERY - 1) await setImmediate();
-      skillOf[entry] = skill;
-      levelOf[entry] = level;
-      for (const trigram of asciiTrigrams(key) ?? shown.get(key) ?? []) {
-        let number = numberOf.get(trigram);
-        if (number === undefined) numberOf.set(trigram, (number = lists.push([]) - 1));
-        trigrams.push(number);
-        lists[number].push(entry);
+    const trigrams = new Int32Array(trigramsOf.reduce((sum, numbers) => sum + numbers.length, 0));
+    const lists: number[][] = Array.from({ length: numberOf.size }, () => []);
+    for (const [entry, at] of order.entries()) {
+      const numbers = trigramsOf[at];
+      for (let size = numbers.length; size >= 0 && firstOfSize[size] === order.length; size--) {
+        firstOfSize[size] = entry;
       }
-      trigramsAt[entry + 1] = trigrams.length;
+      skillOf[entry] = entries[at].skill;
+      levelOf[entry] = entries[at].level;
+      trigrams.set(numbers, trigramsAt[entry]);
+      trigramsAt[entry + 1] = trigramsAt[entry] + numbers.length;
+      for (const number of numbers) lists[number].push(entry);
     }
     const entriesOf = lists.map((list) => Int32Array.from(list));
-    return new TrigramIndex(skills, skillOf, levelOf, trigramsAt, Int32Array.from(trigrams), numberOf, entriesOf);
+    return new TrigramIndex(skills, skillOf, levelOf, trigramsAt, trigrams, firstOfSize, numberOf, entriesOf);
   }
 
   /** The suggestions for `key`, best first; undefined when its trigrams are pg_trgm's to say (not all ASCII). */
@@ -145,11 +171,9 @@ export class TrigramIndex {
     if (trigrams === undefined) return undefined;
     const numbers = trigrams.flatMap((trigram) => this.numberOf.get(trigram) ?? []);
     for (const number of numbers) this.asked[number] = 1;
-    // The entries of each of the key's trigrams, the rarest first.
-    const lists = numbers.map((number) => this.entriesOf[number]).sort((a, b) => a.length - b.length);
     let best: Row[] = [];
-    for (const threshold of [FIRST_PASS_SCORE, MIN_SCORE]) {
-      best = this.bestSkills(trigrams.length, lists, threshold);
+    for (const threshold of PASS_SCORES) {
+      best = this.bestSkills(trigrams.length, numbers, threshold);
       if (best.length === MAX_SUGGESTIONS) break;
     }
     for (const number of numbers) this.asked[number] = 0;
@@ -164,37 +188,49 @@ export class TrigramIndex {
 
   /**
    * The best skills among the entries scoring at least `threshold` (a float8, as pg_trgm compares) with a key of
-   * `size` trigrams, from `lists`, those of its trigrams that some entry has.
+   * `size` trigrams, from the lists of `numbers`, those of its trigrams that some entry has.
    */
-  private bestSkills(size: number, lists: Int32Array[], threshold: number): Row[] {
-    // An entry scores at most shared / size and at most the shorter's trigrams over the longer's, so one scoring
-    // `threshold` shares at least that share of the key's trigrams (one less, for rounding), and is in one of all
-    // but that many less one of the lists: those, the rarest, are read for candidates.
+  private bestSkills(size: number, numbers: number[], threshold: number): Row[] {
+    // An entry scores at most the shorter's trigrams over the longer's, so only those of the sizes between
+    // size × threshold and size / threshold can score it (one less, for rounding): a range of each list.
     const bound = threshold * (1 - 1e-6);
+    const sizes = this.firstOfSize.length - 1;
+    const first = this.firstOfSize[Math.min(Math.ceil(size * bound), sizes)];
+    const end = this.firstOfSize[Math.min(Math.floor(size / bound) + 1, sizes)];
+    const ranges = numbers
+      .map((number) => {
+        const list = this.entriesOf[number];
+        return { list, from: firstAtLeast(list, first), to: firstAtLeast(list, end) };
+      })
+      .sort((a, b) => a.to - a.from - (b.to - b.from));
+    // One scoring `threshold` also shares at least that share of the key's trigrams (one less, for rounding),
+    // so it is in one of all but that many less one of the lists: those, the rarest, are read for candidates.
     const shares = Math.max(1, Math.ceil(bound * size) - 1);
-    let unread = Math.min(shares - 1, lists.length);
-    let candidates: number[] = [];
-    for (const list of lists.slice(0, lists.length - unread)) {
-      for (let at = 0; at < list.length; at++) {
-        const entry = list[at];
-        if (this.seen[entry]++ === 0) candidates.push(entry);
-      }
+    let unread = Math.min(shares - 1, ranges.length);
+    const { seen, candidates } = this;
+    let found = 0;
+    for (const { list, from, to } of ranges.slice(0, ranges.length - unread)) {
+      for (let at = from; at < to; at++) if (seen[list[at]]++ === 0) candidates[found++] = list[at];
     }
     // Then more lists, while reading one costs less than checking the candidates, each read dropping those that
     // can no longer share enough.
-    for (const list of lists.slice(lists.length - unread)) {
-      if (list.length > READ_OVER_CHECK * candidates.length) break;
-      for (let at = 0; at < list.length; at++) if (this.seen[list[at]] > 0) this.seen[list[at]]++;
+    for (const { list, from, to } of ranges.slice(ranges.length - unread)) {
+      if (to - from > READ_OVER_CHECK * found) break;
+      for (let at = from; at < to; at++) if (seen[list[at]] > 0) seen[list[at]]++;
       unread--;
-      candidates = candidates.filter((entry) => this.seen[entry] + unread >= shares || (this.seen[entry] = 0) > 0);
+      let kept = 0;
+      for (let at = 0; at < found; at++) {
+        if (seen[candidates[at]] + unread >= shares) candidates[kept++] = candidates[at];
+        else seen[candidates[at]] = 0;
+      }
+      found = kept;
     }
     const sides: Row[][] = [[], []];
-    for (const entry of candidates) {
-      const seen = this.seen[entry];
-      this.seen[entry] = 0;
+    for (let at = 0; at < found; at++) {
+      const entry = candidates[at];
       const ofEntry = this.trigramsAt[entry + 1] - this.trigramsAt[entry];
-      if (ofEntry * bound > size || size * bound > ofEntry) continue;
-      const score = similarity(unread === 0 ? seen : this.shared(entry), size, ofEntry);
+      const score = similarity(unread === 0 ? seen[entry] : this.shared(entry), size, ofEntry);
+      seen[entry] = 0;
       if (score < threshold) continue;
       const level = this.levelOf[entry];
       sides[level === 0 ? 0 : 1].push({ skill: this.skills[this.skillOf[entry]], level, score });
@@ -216,6 +252,18 @@ export class TrigramIndex {
       shared += this.asked[this.trigrams[at]];
     return shared;
   }
+}
+
+/** Where the first entry numbered at least `entry` is in `list` (in order), or its length. */
+function firstAtLeast(list: Int32Array, entry: number): number {
+  let low = 0;
+  let high = list.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (list[middle] < entry) low = middle + 1;
+    else high = middle;
+  }
+  return low;
 }
 
 interface Row {
