@@ -14,6 +14,9 @@
  * Several scenarios, separated by `|`, are counted one after the other, each in a process of its own.
  * `stack`, `floor` and `baseline` are the references (bench/servers.ts), compiled; `npm run bench` counts
  * the service, the stack floor and the framework floor this way (countInstructions) after its load runs.
+ * INSTRUCTIONS_JITLESS=1 runs the servers with `--jitless` (V8's interpreter only): a quarter of a count with the
+ * compilers is V8 compiling inside the counted window, sooner or later from run to run; without them, what is
+ * counted is the requests' own work (and the collector's), for comparing two builds' work on a route.
  * Env: INSTRUCTIONS_WARMUP (3000), INSTRUCTIONS_COUNT (1000), INSTRUCTIONS_CONNECTIONS (4), INSTRUCTIONS_ROUNDS (2),
  * INSTRUCTIONS_PORT (3921; another for a count beside it: at most one count per core, see PORT),
  * BENCH_NODE (24: the image's Node.js 24, as bench/run.ts). Prints each round, then each build's mean and its
@@ -32,6 +35,7 @@ const WARMUP = Number(process.env.INSTRUCTIONS_WARMUP ?? 3000);
 const COUNT = Number(process.env.INSTRUCTIONS_COUNT ?? 1000);
 const CONNECTIONS = Number(process.env.INSTRUCTIONS_CONNECTIONS ?? 4);
 const ROUNDS = Number(process.env.INSTRUCTIONS_ROUNDS ?? 2);
+const JITLESS = process.env.INSTRUCTIONS_JITLESS === '1';
 /**
  * Several counts may run side by side, each on its own port (its metrics on PORT + 5550), but no more than the
  * machine has cores: on 2 cores, five counts of one build made two at a time agreed within ±2 %, while counts made
@@ -109,6 +113,7 @@ async function countOne(
       '--instr-atstart=no',
       `--callgrind-out-file=${join(directory, 'callgrind.out.%p')}`,
       SERVER_NODE,
+      ...(JITLESS ? ['--jitless'] : []),
       ...args,
     ],
     {
