@@ -295,8 +295,10 @@ describe('webhooks: redelivery, recovery and secret rotation', () => {
     it('signs with the new secret at once what was already queued behind a slow receiver', async () => {
       const path = '/rotate-queued';
       const endpointId = await register(path, 'old-secret');
-      // Answers slowly: 4 go at a time (WEBHOOK_ENDPOINT_CONCURRENCY), the other 4 wait in the dispatcher's queue.
-      receiver.behave(path, { delayMs: 300 });
+      // Holds its answers until the secret is rotated: 4 go at a time (WEBHOOK_ENDPOINT_CONCURRENCY), the other 4
+      // wait in the dispatcher's queue. (A 300 ms delay let a slow rotation on a loaded machine come after them.)
+      let answer!: () => void;
+      receiver.behave(path, { until: new Promise<void>((resolve) => (answer = resolve)) });
       await suite.app.get(Database).transaction(async (manager) => {
         for (let i = 0; i < 8; i++) {
           await publishMadeUp(suite.app.get(DomainEvents), manager, suite.tenant.organisationId, {
@@ -310,8 +312,9 @@ describe('webhooks: redelivery, recovery and secret rotation', () => {
         .post(`/webhooks/${endpointId}/rotate-secret`, { secret: 'new-secret', overlapSeconds: 0 })
         .expect(200);
       const rotatedAt = Date.now();
+      answer();
 
-      const after = (await receiver.waitFor(path, 8)).filter((received) => received.receivedAt > rotatedAt);
+      const after = (await receiver.waitFor(path, 8)).filter((received) => received.receivedAt >= rotatedAt);
       expect(after).toHaveLength(4);
       const signedWith = (secret: string) =>
         verifySignatures(

@@ -19,6 +19,8 @@ export interface ReceivedRequest {
 export interface Behaviour {
   status?: number;
   delayMs?: number;
+  /** Answers only once this settles (then after delayMs): holds the sender's requests for as long as a test needs. */
+  until?: Promise<unknown>;
 }
 
 /** A real HTTPS server on 127.0.0.1 that records every request; answers per path are configurable. */
@@ -44,8 +46,9 @@ export class WebhookReceiver {
           receivedAt: Date.now(),
         });
         this.waiters.forEach((wake) => wake());
-        const { status = 200, delayMs = 0 } = this.behaviours.get(path) ?? {};
-        setTimeout(() => response.writeHead(status, { 'Content-Type': 'text/plain' }).end('ok'), delayMs);
+        const { status = 200, delayMs = 0, until } = this.behaviours.get(path) ?? {};
+        const answer = () => response.writeHead(status, { 'Content-Type': 'text/plain' }).end('ok');
+        void Promise.resolve(until).finally(() => setTimeout(answer, delayMs));
       });
     });
     await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
